@@ -1,0 +1,110 @@
+"""Shapes of the command language: the roster the parser reads names against, and what it returns.
+
+The parser (:func:`forumbot.language.parse.parse`) is pure: text and roster in, a :class:`Command` or a
+:class:`ParseError` out. It knows every verb of every ruleset; whether a verb is allowed for this sender
+in this phase is the rules engine's business, not the parser's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Canonical verb ids. Player verbs, then organiser verbs.
+PLAYER_VERBS = (
+    "vote",       # 投 / 投票 / vote / ##vote: one or more targets, in ranked order
+    "kill",       # 杀 / 殺 / kill
+    "check",      # 验 / 驗 / 查 / check
+    "ask",        # 问 / 問 / ask (nurse: is X police?)
+    "save",       # 救 / save; 救自己 = the sender
+    "successor",  # 接任 / successor
+    "clue",       # 线索 N / 線索 N / clue N; 不要线索 / no clue = number 0
+    "status",     # 状态 / 狀態 / status
+    "help",       # 帮助 / 幫助 / help
+)
+ORGANISER_VERBS = (
+    "penalty",    # 罚分 X 潜水|灌水 / penalty X lurking|flooding -> text "lurking" | "flooding"
+    "replace",    # 替换 X 新账号 / replace X NEWNAME -> targets (X,), text NEWNAME
+    "extend",     # 延长 30分钟 / extend 30m | 2h -> number in seconds
+    "pause",      # 暂停 / pause
+    "resume",     # 继续 / 恢复 / resume
+    "end",        # 结束游戏 / end
+)
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One seat of the game: seat number (1-based), forum user name, optional aliases (nicknames)."""
+
+    seat: int
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The players in seat order. Names are matched across simplified/traditional forms and case."""
+
+    entries: tuple[RosterEntry, ...]
+
+    @classmethod
+    def of(cls, names: list[str], aliases: dict[str, list[str]] | None = None) -> "Roster":
+        """Build a roster from names in seat order (seat 1 first) and an optional alias map."""
+        aliases = aliases or {}
+        return cls(tuple(RosterEntry(i + 1, n, tuple(aliases.get(n, ()))) for i, n in enumerate(names)))
+
+    def name(self, seat: int) -> str:
+        """The user name at ``seat``; raises KeyError for a seat not in the roster."""
+        for e in self.entries:
+            if e.seat == seat:
+                return e.name
+        raise KeyError(seat)
+
+    def seat(self, name: str) -> int | None:
+        """The seat of the exact user name ``name``, or None."""
+        for e in self.entries:
+            if e.name == name:
+                return e.seat
+        return None
+
+
+@dataclass(frozen=True)
+class NameReading:
+    """How one written name was read: ``written`` as typed, ``seat`` chosen, ``exact`` False when a
+    one-typo correction was applied (the reply must then say what it was read as)."""
+
+    written: str
+    seat: int
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command read from a message.
+
+    ``verb``: one of PLAYER_VERBS or ORGANISER_VERBS. ``targets``: seats in the order written.
+    ``number``: the clue number (0 = no clue) or, for ``extend``, seconds. ``text``: a free argument
+    (``replace``: the substitute account name; ``penalty``: "lurking" or "flooding").
+    ``readings``: one per target, in the same order.
+    """
+
+    verb: str
+    targets: tuple[int, ...] = ()
+    number: int | None = None
+    text: str | None = None
+    readings: tuple[NameReading, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class ParseError:
+    """Why a message could not be read.
+
+    ``code``: "no_command" (no verb found), "unknown_name" (``written`` matches nobody),
+    "ambiguous_name" (``written`` could be any of ``candidates``, seats), "missing_target" (the verb
+    needs a name), "bad_number" (the verb needs a number, e.g. a clue number), "bad_argument"
+    (anything else; ``written`` holds the offending text). ``verb`` is the verb that was recognised, if any.
+    """
+
+    code: str
+    verb: str | None = None
+    written: str | None = None
+    candidates: tuple[int, ...] = ()
