@@ -1,0 +1,3 @@
+from forumbot.cli import app
+
+app()

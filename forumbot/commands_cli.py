@@ -1,0 +1,10 @@
+"""Imports every module that adds a sub-command to :data:`forumbot.cli.app`."""
+
+import importlib
+
+for _module in ("forumbot.replay_cli", "forumbot.forums.check"):
+    try:
+        importlib.import_module(_module)
+    except ModuleNotFoundError as exc:  # a module not written yet
+        if exc.name != _module:
+            raise
