@@ -1,0 +1,324 @@
+"""The game: a deterministic function of its :class:`Setup` and the ordered inputs.
+
+``Game(setup).start()`` deals the roles and opens the first phase; each ``game.apply(input)`` returns
+the :class:`~forumbot.engine.types.Step` it produced. There is no I/O, clock or global state here, and
+every random outcome comes from the seed (``Game.rng``) and is recorded as an event, so replaying the
+same inputs always rebuilds the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from forumbot.engine.ruleset import Ruleset, get_ruleset
+from forumbot.engine.types import Deadline, Event, Input, Message, Phase, Post, Reply, Step
+from forumbot.language.types import ORGANISER_VERBS, Command, ParseError, Roster, RosterEntry
+
+
+class SetupError(ValueError):
+    """A game cannot be set up as asked (unknown ruleset, bad parameter, bad roster or draw)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game is made of.
+
+    ``players``: forum account names in seat order (seat 1 first). ``params``: overrides of the
+    ruleset's parameters. ``roles``: a fixed draw (name -> role id; everyone not named gets the
+    ruleset's default role); None draws from ``seed``. ``organisers``: accounts whose organiser
+    commands are obeyed. ``aliases``: name -> nicknames players may use.
+    """
+
+    ruleset: str
+    players: tuple[str, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+    roles: dict[str, str] | None = None
+    seed: int | str = 0
+    organisers: tuple[str, ...] = ()
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass
+class Player:
+    """One seat. ``out_reason``: why the player left ("voted", "killed", "suicide", "penalty", ...);
+    ``out_phase``: the id of the phase in which they left."""
+
+    seat: int
+    name: str
+    role: str
+    alive: bool = True
+    out_reason: str | None = None
+    out_phase: int | None = None
+    will_used: bool = False
+
+
+class Game:
+    """One game of one ruleset. See the module docstring.
+
+    Raises :class:`SetupError` for a setup that cannot be played.
+    """
+
+    def __init__(self, setup: Setup) -> None:
+        try:
+            cls = get_ruleset(setup.ruleset)
+        except KeyError as exc:
+            raise SetupError(str(exc.args[0])) from None
+        try:
+            params = cls.Params(**setup.params)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            raise SetupError(f"bad parameters for ruleset {setup.ruleset!r}: {problems}") from None
+        names = list(setup.players)
+        if len(set(names)) != len(names):
+            raise SetupError("a player is listed twice: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+        if len(names) < cls.min_players:
+            raise SetupError(f"ruleset {cls.id!r} needs at least {cls.min_players} players, got {len(names)}")
+        self.setup = setup
+        self.organisers = tuple(setup.organisers)
+        self.ruleset: Ruleset = cls(self, params)
+        self.players: list[Player] = [Player(i + 1, n, "") for i, n in enumerate(names)]
+        self.phase = Phase(0, "prologue", 0, 1)
+        self.phases: list[Phase] = [self.phase]
+        self.finished = False
+        self.winner: str | None = None
+        self.paused = False
+        self.penalties: dict[int, str] = {}
+        self.extensions: dict[int, int] = {}
+        self._aliases = {n: tuple(a) for n, a in setup.aliases.items()}
+        self._roster: Roster | None = None
+        self._started = False
+        self._deal(setup.roles)
+
+    # --- roles ------------------------------------------------------------------------------------
+    def _deal(self, fixed: dict[str, str] | None) -> None:
+        cls = type(self.ruleset)
+        if fixed is not None:
+            for name, role in fixed.items():
+                if self.seat_of(name) is None:
+                    raise SetupError(f"the draw names {name!r}, who is not a player")
+                if role not in cls.roles:
+                    raise SetupError(f"unknown role {role!r} for ruleset {cls.id!r}; known: {', '.join(cls.roles)}")
+            for p in self.players:
+                p.role = fixed.get(p.name, cls.default_role)
+            return
+        counts = self.ruleset.role_counts(len(self.players))
+        deck = [role for role, k in counts.items() for _ in range(k)]
+        if len(deck) != len(self.players):
+            raise SetupError(f"the role counts {counts} do not add up to {len(self.players)} players")
+        self.rng("roles").shuffle(deck)
+        for p, role in zip(self.players, deck):
+            p.role = role
+
+    # --- lookups ----------------------------------------------------------------------------------
+    def player(self, seat: int) -> Player:
+        """The player at ``seat`` (1-based); IndexError for a seat not in the game."""
+        if not 1 <= seat <= len(self.players):
+            raise IndexError(seat)
+        return self.players[seat - 1]
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat of account ``name`` (exact), or None."""
+        for p in self.players:
+            if p.name == name:
+                return p.seat
+        return None
+
+    def name(self, seat: int) -> str:
+        """The account name at ``seat``."""
+        return self.player(seat).name
+
+    def names(self, seats) -> list[str]:
+        """Account names of ``seats``, in the same order."""
+        return [self.name(s) for s in seats]
+
+    def alive(self) -> list[int]:
+        """Living seats, in seat order."""
+        return [p.seat for p in self.players if p.alive]
+
+    def living(self, role: str) -> list[int]:
+        """Living seats holding ``role``."""
+        return [p.seat for p in self.players if p.alive and p.role == role]
+
+    @property
+    def roster(self) -> Roster:
+        """The roster the command parser reads names against (current account names)."""
+        if self._roster is None:
+            self._roster = Roster(
+                tuple(RosterEntry(p.seat, p.name, self._aliases.get(p.name, ())) for p in self.players)
+            )
+        return self._roster
+
+    def rng(self, purpose: str) -> random.Random:
+        """A random source for one draw, derived from the game's seed and ``purpose`` (so draws do
+        not depend on each other's order). Record every outcome as an event."""
+        return random.Random(f"{self.setup.seed}:{purpose}")
+
+    # --- changes rulesets make --------------------------------------------------------------------
+    def open_phase(self, kind: str, round_: int, day: int, out: Step) -> Phase:
+        """Close the current phase and open the next one; returns it."""
+        self.phase = Phase(self.phase.id + 1, kind, round_, day)
+        self.phases.append(self.phase)
+        out.events.append(Event("phase_opened", {"phase_id": self.phase.id, "kind": kind, "round": round_, "day": day}))
+        return self.phase
+
+    def remove(self, seat: int, reason: str, out: Step) -> None:
+        """Take ``seat`` out of the game for ``reason`` ("voted", "killed", "suicide", "penalty"...)."""
+        p = self.player(seat)
+        p.alive = False
+        p.out_reason = reason
+        p.out_phase = self.phase.id
+        out.events.append(Event("player_out", {"seat": seat, "name": p.name, "reason": reason, "phase_id": self.phase.id}))
+
+    def finish(self, winner: str | None, out: Step) -> None:
+        """End the game with ``winner`` (a faction id, or None for no winner)."""
+        self.finished = True
+        self.winner = winner
+        out.events.append(Event("game_over", {"winner": winner}))
+
+    def reply(self, to: int | str, key: str, out: Step, /, **data: Any) -> None:
+        """A private message to a seat (int) or an account (str)."""
+        out.replies.append(Reply(self.name(to) if isinstance(to, int) else to, key, data))
+
+    def post(self, key: str, out: Step, /, **data: Any) -> None:
+        """A post to the game thread."""
+        out.posts.append(Post(key, data))
+
+    def read_as(self, cmd: Command) -> list[dict[str, str]]:
+        """The typo corrections the parser made in ``cmd``, for the reply to say what it read."""
+        return [{"written": r.written, "name": self.name(r.seat)} for r in cmd.readings if not r.exact]
+
+    def dead_player_post(self, seat: int, out: Step) -> None:
+        """The last-words rule for a thread post by ``seat``: a dead player's first post within the
+        will window (``will_phases`` phases after the one they died in, when the ruleset's
+        ``may_leave_will`` allows) is their last words; any other post by the dead is reported to
+        the organisers and ignored. Posts by the living change nothing."""
+        p = self.player(seat)
+        if p.alive:
+            return
+        window = getattr(self.ruleset.params, "will_phases", 1)
+        allowed = getattr(self.ruleset, "may_leave_will", lambda s: True)(seat)
+        if allowed and not p.will_used and p.out_phase is not None and self.phase.id <= p.out_phase + window:
+            p.will_used = True
+            out.events.append(Event("last_words", {"seat": seat, "name": p.name}))
+            return
+        out.events.append(Event("dead_player_post", {"seat": seat, "name": p.name}))
+        for org in self.organisers:
+            self.reply(org, "common/dead_player_post", out, player=p.name)
+
+    # --- inputs -----------------------------------------------------------------------------------
+    def start(self) -> Step:
+        """Deal (already done at construction), send role PMs, post the opening post, open the
+        prologue. Call once, before any :meth:`apply`."""
+        if self._started:
+            raise RuntimeError("the game has already started")
+        self._started = True
+        out = Step()
+        out.events.append(
+            Event("roles_dealt", {"seed": self.setup.seed, "roles": {p.name: p.role for p in self.players}})
+        )
+        self.ruleset.start(out)
+        return out
+
+    def apply(self, inp: Input) -> Step:
+        """Apply one input (a message or a deadline) and return what it produced."""
+        if not self._started:
+            raise RuntimeError("start() the game before applying inputs")
+        out = Step()
+        if isinstance(inp, Deadline):
+            if not self.finished and inp.phase_id == self.phase.id:
+                out.events.append(Event("deadline", {"phase_id": self.phase.id}))
+                self.ruleset.close_phase(out)
+            return out
+        if not isinstance(inp, Message):
+            raise TypeError(f"not an input: {inp!r}")
+        seat = self.seat_of(inp.sender)
+        if inp.channel == "thread":
+            if seat is not None and not self.finished:
+                self.ruleset.on_thread_post(seat, inp.text, out)
+            return out
+        self._private_message(inp.sender, seat, inp.text, out)
+        return out
+
+    def _private_message(self, sender: str, seat: int | None, text: str, out: Step) -> None:
+        from forumbot.language.parse import parse
+
+        organiser = sender in self.organisers
+        parsed = parse(text, self.roster, sender_seat=seat)
+        if isinstance(parsed, ParseError):
+            self.reply(
+                sender, "common/parse_error", out,
+                code=parsed.code, verb=parsed.verb, written=parsed.written,
+                candidates=self.names(parsed.candidates), organiser=organiser,
+            )
+            return
+        cmd = parsed
+        if cmd.verb in ORGANISER_VERBS:
+            if not organiser:
+                self.reply(sender, "common/not_organiser", out, verb=cmd.verb)
+            else:
+                self._organiser_command(sender, cmd, out)
+            return
+        if seat is None:
+            key = "common/organiser_not_player" if organiser else "common/not_a_player"
+            self.reply(sender, key, out, verb=cmd.verb)
+            return
+        if cmd.verb == "help":
+            self.reply(seat, f"{self.ruleset.id}/help", out, **self.ruleset.help_data(seat))
+        elif cmd.verb == "status":
+            self.reply(seat, f"{self.ruleset.id}/status", out, **self.ruleset.status_data(seat))
+        elif self.finished:
+            self.reply(seat, "common/game_over", out, verb=cmd.verb)
+        elif self.paused:
+            self.reply(seat, "common/paused", out, verb=cmd.verb)
+        else:
+            self.ruleset.on_command(seat, cmd, out)
+
+    def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:
+        verb = cmd.verb
+        log = {"organiser": sender, "verb": verb}
+        if self.finished and verb != "extend":
+            self.reply(sender, "common/game_over", out, verb=verb)
+            return
+        if verb == "penalty":
+            seat = cmd.targets[0]
+            reason = cmd.text or "lurking"
+            self.penalties[seat] = reason
+            was_alive = self.player(seat).alive
+            out.events.append(Event("organiser_penalty", {**log, "seat": seat, "reason": reason}))
+            if was_alive:
+                self.remove(seat, "penalty", out)
+            self.post("common/penalty", out, player=self.name(seat), reason=reason)
+            self.reply(sender, "common/organiser_done", out, verb=verb, player=self.name(seat), reason=reason)
+            if was_alive:
+                self.ruleset.on_removed(seat, out)
+        elif verb == "replace":
+            seat, new = cmd.targets[0], (cmd.text or "").strip()
+            if not new or self.seat_of(new) is not None or new in self.organisers:
+                self.reply(sender, "common/organiser_refused", out, verb=verb, reason="bad_substitute", player=new)
+                return
+            old = self.name(seat)
+            self.player(seat).name = new
+            self._roster = None
+            out.events.append(Event("organiser_replace", {**log, "seat": seat, "old": old, "new": new}))
+            self.post("common/replaced", out, old=old, new=new, seat=seat)
+            self.reply(sender, "common/organiser_done", out, verb=verb, player=old, new=new)
+            self.reply(new, f"{self.ruleset.id}/role", out, **self.ruleset.role_reply_data(seat))
+        elif verb == "extend":
+            seconds = int(cmd.number or 0)
+            self.extensions[self.phase.id] = self.extensions.get(self.phase.id, 0) + seconds
+            out.events.append(Event("deadline_extended", {**log, "phase_id": self.phase.id, "seconds": seconds}))
+            self.post("common/deadline_extended", out, seconds=seconds, phase_id=self.phase.id)
+            self.reply(sender, "common/organiser_done", out, verb=verb, seconds=seconds)
+        elif verb in ("pause", "resume"):
+            self.paused = verb == "pause"
+            out.events.append(Event(f"game_{verb}d", log))
+            self.post(f"common/game_{verb}d", out)
+            self.reply(sender, "common/organiser_done", out, verb=verb)
+        elif verb == "end":
+            out.events.append(Event("organiser_end", log))
+            self.reply(sender, "common/organiser_done", out, verb=verb)
+            self.ruleset.end_now(out)

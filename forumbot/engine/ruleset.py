@@ -1,0 +1,120 @@
+"""The interface every ruleset implements, and the registry of rulesets.
+
+A ruleset is one module in :mod:`forumbot.rulesets` holding one :class:`Ruleset` subclass decorated
+with :func:`register`. The :class:`~forumbot.engine.game.Game` owns the players, phases, seeded
+randomness and the generic handling of messages (who may speak, parsing, organiser commands); the
+ruleset owns everything its rulebook says.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from forumbot.engine.game import Game
+    from forumbot.engine.types import Step
+    from forumbot.language.types import Command
+
+_REGISTRY: dict[str, type["Ruleset"]] = {}
+
+
+class Params(BaseModel):
+    """Base of every ruleset's parameters: unknown keys are an error, values are validated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ruleset:
+    """One rulebook. Subclasses set the class attributes and implement the hooks.
+
+    Class attributes: ``id`` (the ruleset id used in configs), ``Params`` (a :class:`Params` model),
+    ``roles`` (role id -> faction id), ``default_role`` (what a player not named in a fixed draw gets),
+    ``min_players``.
+    """
+
+    id: ClassVar[str]
+    Params: ClassVar[type[Params]] = Params
+    roles: ClassVar[dict[str, str]]
+    default_role: ClassVar[str]
+    min_players: ClassVar[int] = 3
+
+    def __init__(self, game: "Game", params: Params) -> None:
+        self.game = game
+        self.params = params
+
+    # --- set-up -----------------------------------------------------------------------------------
+    def role_counts(self, n_players: int) -> dict[str, int]:
+        """How many of each role a draw for ``n_players`` deals (counts sum to ``n_players``)."""
+        raise NotImplementedError
+
+    def start(self, out: "Step") -> None:
+        """Roles are dealt: send role PMs, post the opening post, open the first phase."""
+        raise NotImplementedError
+
+    # --- during the game ----------------------------------------------------------------------------
+    def on_command(self, seat: int, cmd: "Command", out: "Step") -> None:
+        """A player's command by PM (``seat`` may be dead: the ruleset decides what the dead may do)."""
+        raise NotImplementedError
+
+    def on_thread_post(self, seat: int, text: str, out: "Step") -> None:
+        """A post in the game thread by the player at ``seat``. Default: the dead-player rule of
+        :meth:`Game.dead_player_post`."""
+        self.game.dead_player_post(seat, out)
+
+    def close_phase(self, out: "Step") -> None:
+        """The current phase's deadline has passed: resolve it and open the next phase (or finish)."""
+        raise NotImplementedError
+
+    def on_removed(self, seat: int, out: "Step") -> None:
+        """The organiser removed ``seat`` from the game (penalty); the player is already out."""
+
+    def end_now(self, out: "Step") -> None:
+        """The organiser ends the game: finish it with the standings as they are."""
+        raise NotImplementedError
+
+    # --- reporting ----------------------------------------------------------------------------------
+    def role_reply_data(self, seat: int) -> dict[str, Any]:
+        """Data of the role PM for ``seat`` (role, teammates, commands)."""
+        raise NotImplementedError
+
+    def status_data(self, seat: int) -> dict[str, Any]:
+        """What the judge has recorded for ``seat`` in the current phase."""
+        return {}
+
+    def help_data(self, seat: int | None) -> dict[str, Any]:
+        """Which commands ``seat`` may use now (None: someone not in the game)."""
+        return {}
+
+    def pending(self) -> list[int]:
+        """Seats that still have to act in the current phase (for reminders and the organiser)."""
+        return []
+
+    def summary(self) -> dict[str, Any]:
+        """Plain data for the replay's JSON: at least ``winner`` and per-seat ``scores`` and
+        ``ranks`` (dicts seat -> value) where the ruleset scores."""
+        return {}
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: make ``cls`` available under ``cls.id``."""
+    _REGISTRY[cls.id] = cls
+    return cls
+
+
+def get_ruleset(ruleset_id: str) -> type[Ruleset]:
+    """The ruleset class for ``ruleset_id``; raises KeyError naming the ones that exist."""
+    import forumbot.rulesets  # noqa: F401  (registers the built-in rulesets)
+
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def ruleset_ids() -> list[str]:
+    """Ids of every registered ruleset."""
+    import forumbot.rulesets  # noqa: F401
+
+    return sorted(_REGISTRY)

@@ -1,0 +1,89 @@
+"""Plain-data inputs and outputs of the rules engine.
+
+Inputs are what the outside world does to a game, in order: a :class:`Message` (a private message to
+the judge or a post in the game thread) or a :class:`Deadline` (the current phase's time is up). Outputs
+of one step are a :class:`Step`: :class:`Event` (facts, for the log and the final post),
+:class:`Reply` (a private message to one account) and :class:`Post` (a post to the game thread).
+Replies and posts carry a template key and plain JSON-able data; text is made later by
+:mod:`forumbot.render`, never inside the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Channel = Literal["pm", "thread"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message to the judge: ``sender`` is the forum account name, ``channel`` "pm" or "thread"."""
+
+    sender: str
+    text: str
+    channel: Channel = "pm"
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """The deadline of phase ``phase_id`` has passed. A deadline for a phase that is not the current
+    one (already closed, or not yet open) changes nothing."""
+
+    phase_id: int
+
+
+Input = Message | Deadline
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact: ``kind`` (snake_case) and JSON-able ``data``."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A private message to account ``to``, rendered from template ``key`` with ``data``."""
+
+    to: str
+    key: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Post:
+    """A post to the game thread, rendered from template ``key`` with ``data``."""
+
+    key: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Step:
+    """Everything one input produced, in order."""
+
+    events: list[Event] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+
+    def extend(self, other: "Step") -> None:
+        """Append ``other``'s outputs after this step's."""
+        self.events += other.events
+        self.replies += other.replies
+        self.posts += other.posts
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the game. ``id`` counts every phase opened (0 = prologue) and is what a
+    :class:`Deadline` names; ``kind`` is ruleset vocabulary ("prologue", "vote", "kill", "night",
+    "runoff", "poll", "election"...); ``round`` is the rulebook's round number (0 for the prologue);
+    ``day`` the rulebook's day number."""
+
+    id: int
+    kind: str
+    round: int = 0
+    day: int = 1

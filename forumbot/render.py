@@ -1,0 +1,155 @@
+"""Rendering engine outputs to forum text with Jinja2 templates.
+
+Templates live in ``templates/<locale>/<key>.j2`` (locale: zh-Hans, zh-Hant, en); a file
+``<key>.<markup>.j2`` (markup: bbcode, markdown) takes precedence over ``<key>.j2`` for that markup. A
+season may name an override folder with the same layout, searched first. Markup is written through
+filters (``|b``, ``|i``, ``|table``, ``|ul``...), so one template serves both markups; every value
+printed with ``{{ }}`` is escaped for the markup unless a markup filter already made it safe, so a
+player's name can never inject markup into a post.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+LOCALES = ("zh-Hans", "zh-Hant", "en")
+MARKUPS = ("bbcode", "markdown")
+
+
+class Safe(str):
+    """Text already in the target markup: printed as is."""
+
+
+# Characters that can start Markdown (CommonMark, mistune, Discourse) inline markup or HTML;
+# backslash-escaping them is valid everywhere and renders as the character itself.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&])")
+
+
+def escape(value: Any, markup: str) -> Safe:
+    """``value`` as text that shows literally in ``markup`` (no tag, link or emphasis can start)."""
+    if isinstance(value, Safe):
+        return value
+    text = str(value)
+    if markup == "markdown":
+        return Safe(_MD_SPECIAL.sub(r"\\\1", text))
+    # BBCode has no escape: a zero-width space after "[" stops any tag from being recognised.
+    return Safe(text.replace("[", "[\u200b"))
+
+
+def fmt_points(value: Any) -> str:
+    """Points as players write them: 3, -1.5, 0.5 (no trailing .0)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def _filters(markup: str) -> dict[str, Any]:
+    md = markup == "markdown"
+
+    def b(v: Any) -> Safe:
+        e = escape(v, markup)
+        return Safe(f"**{e}**" if md else f"[b]{e}[/b]")
+
+    def i(v: Any) -> Safe:
+        e = escape(v, markup)
+        return Safe(f"*{e}*" if md else f"[i]{e}[/i]")
+
+    def ul(items: Iterable[Any]) -> Safe:
+        items = [escape(x, markup) for x in items]
+        if md:
+            return Safe("\n".join(f"- {x}" for x in items))
+        return Safe("[list]\n" + "\n".join(f"[*]{x}" for x in items) + "\n[/list]")
+
+    def table(rows: Iterable[Iterable[Any]], header: Iterable[Any] | None = None) -> Safe:
+        rows = [[escape(c, markup) for c in r] for r in rows]
+        head = [escape(c, markup) for c in header] if header is not None else None
+        if md:
+            lines = []
+            if head is None:
+                head = [Safe(" ")] * (len(rows[0]) if rows else 1)
+            lines.append("| " + " | ".join(head) + " |")
+            lines.append("|" + "---|" * len(head))
+            lines += ["| " + " | ".join(r) + " |" for r in rows]
+            return Safe("\n".join(lines))
+        out = ["[table]"]
+        if head is not None:
+            out.append("[tr]" + "".join(f"[td][b]{c}[/b][/td]" for c in head) + "[/tr]")
+        out += ["[tr]" + "".join(f"[td]{c}[/td]" for c in r) + "[/tr]" for r in rows]
+        out.append("[/table]")
+        return Safe("\n".join(out))
+
+    def quote(v: Any) -> Safe:
+        e = escape(v, markup)
+        return Safe("\n".join("> " + line for line in e.split("\n")) if md else f"[quote]{e}[/quote]")
+
+    def names(v: Iterable[Any], sep: str = ", ") -> Safe:
+        return Safe(sep.join(escape(x, markup) for x in v))
+
+    def pts(v: Any) -> Safe:
+        return escape(fmt_points(v), markup)
+
+    def pct(v: float) -> Safe:
+        return escape(f"{v * 100:.2f}%", markup)
+
+    def raw(v: Any) -> Safe:
+        """Trusted text from the season config (e.g. a rules summary the organiser wrote)."""
+        return Safe(str(v))
+
+    def hms(seconds: Any) -> str:
+        s = int(seconds)
+        h, rest = divmod(s, 3600)
+        m, sec = divmod(rest, 60)
+        return (f"{h}h" if h else "") + (f"{m}m" if m else "") + (f"{sec}s" if sec or not (h or m) else "")
+
+    def extract(key: Any, container: Any) -> Any:
+        return container[key]
+
+    return {"extract": extract, "b": b, "i": i, "ul": ul, "table": table, "quote": quote, "names": names, "pts": pts,
+            "pct": pct, "raw": raw, "hms": hms}
+
+
+class Renderer:
+    """Renders template keys for one locale and markup.
+
+    ``overrides``: a folder searched before ``templates/`` (same layout). Raises ValueError for an
+    unknown locale or markup and :class:`jinja2.TemplateNotFound` for a key with no template.
+    """
+
+    def __init__(self, locale: str = "zh-Hans", markup: str = "markdown", overrides: str | Path | None = None) -> None:
+        if locale not in LOCALES:
+            raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
+        if markup not in MARKUPS:
+            raise ValueError(f"unknown markup {markup!r}; choose one of {', '.join(MARKUPS)}")
+        self.locale, self.markup = locale, markup
+        roots = ([Path(overrides)] if overrides else []) + [TEMPLATES]
+        paths = [str(r / locale) for r in roots] + [str(r / "_shared") for r in roots]
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(paths),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            keep_trailing_newline=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            finalize=lambda v: escape("" if v is None else v, markup),
+        )
+        self.env.filters.update(_filters(markup))
+        self.env.globals["markup"] = markup
+
+    def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
+        """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""
+        template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
+        return template.render({**context, **data}).strip() + "\n"
+
+
+@lru_cache(maxsize=None)
+def renderer(locale: str = "zh-Hans", markup: str = "markdown", overrides: str | None = None) -> Renderer:
+    """A cached :class:`Renderer`."""
+    return Renderer(locale, markup, overrides)

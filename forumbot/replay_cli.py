@@ -1,0 +1,61 @@
+"""``forumbot replay TRANSCRIPT [--json]``: play a whole game from a transcript."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from forumbot.cli import app
+from forumbot.render import Renderer
+from forumbot.replay import ReplayResult, TranscriptError, load_transcript, replay
+
+
+@app.command("replay")
+def replay_command(
+    transcript: Path = typer.Argument(..., help="the transcript (YAML)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of text"),
+    locale: str = typer.Option(None, help="zh-Hans, zh-Hant or en (default: the transcript's)"),
+    markup: str = typer.Option(None, help="markdown or bbcode (default: the transcript's)"),
+) -> None:
+    """Play a game from a transcript and print each phase's outcome, the posts and private messages
+    the bot would send, and the final standings."""
+    try:
+        t = load_transcript(transcript)
+        renderer = Renderer(locale or t.locale, markup or t.markup)
+        result = replay(t)
+    except (TranscriptError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_json(renderer), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_text(result, renderer))
+
+
+def format_text(result: ReplayResult, renderer: Renderer) -> str:
+    """A readable account of a replay: phase by phase, then the standings."""
+    data = result.to_json(renderer)
+    lines: list[str] = []
+    for ph in data["phases"]:
+        title = ph["phase"] + (f" (round {ph['round']})" if ph["round"] else "")
+        lines.append(f"=== {title} ===")
+        for post in ph["posts"]:
+            lines.append("--- post ---")
+            lines.append(post.rstrip())
+        for r in ph["replies"]:
+            lines.append(f"--- PM to {r['to']} ---")
+            lines.append(r["text"].rstrip())
+        lines.append(f"out: {', '.join(ph['out']) if ph['out'] else '-'}")
+        lines.append("")
+    lines.append("=== standings ===")
+    lines.append(f"finished: {data['finished']}  winner: {data['winner']}")
+    if "win_index" in data:
+        lines.append(f"win index: {data['win_index']:.4f}")
+    for p in sorted(data["players"], key=lambda p: (p["rank"] or 0, p["seat"])):
+        lines.append(
+            f"{p['rank'] or '-':>3}  {p['name']:<12} seat {p['seat']:<3} {p['role']:<8} "
+            f"{'alive' if p['alive'] else 'out':<6} {p['score']}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,556 @@
+"""阳光下的罪恶 (sunlight): one killer with succession, ranked votes, scores and clue polls.
+
+Rulebook: ``shared/seeds/001_7b56574e43c15df1.txt``; rulings: ``shared/seeds/README.md`` § sunlight.
+Timeline: day 1 prologue, day 2 a vote round (round 1), then kill and vote rounds alternate. After a
+vote round that put someone out, a ``poll`` phase holds the clue poll and, when the killer was voted
+out, the window in which he names his successor. Scores are in points (floats, halves possible).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import Field
+
+from forumbot.engine.game import Game
+from forumbot.engine.orders import Order, TeamOrders
+from forumbot.engine.ruleset import Params, Ruleset, register
+from forumbot.engine.strikes import Strikes
+from forumbot.engine.types import Event, Step
+from forumbot.engine.votes import Ballot, BallotBox, top
+from forumbot.language.types import Command
+
+KILLER, GOOD = "killer", "good"
+CLUES = (1, 2, 3)
+
+
+class SunlightParams(Params):
+    """Season parameters of sunlight; defaults are the rulebook's (README rulings marked config)."""
+
+    win_threshold: float = Field(0.35, ge=0, le=1, description="win index at or above which the goods win")
+    points: tuple[float, float] = Field((3, 2), description="points of a ballot's first and second name")
+    camp_bonus: float = Field(3, description="bonus to every non-suicide member of the winning camp")
+    suicide_score: float = Field(-20, description="final score of a suicide")
+    penalty_score: float = Field(-30, description="final score of a player the organiser penalises")
+    strikes_to_suicide: int = Field(2, ge=1, description="missed or self votes that make a suicide")
+    successor_min_goods: int = Field(4, ge=1, description="goods alive for a voted-out killer to name a successor")
+    clue_poll: bool = Field(True, description="hold a clue poll after a vote round that put someone out")
+    will_phases: int = Field(1, ge=0, description="phases after his exit in which a player may post last words")
+
+
+@dataclass
+class VoteRecord:
+    """One closed vote round, for scores, clues, the win index and the final post."""
+
+    round: int
+    killer: int
+    ballots: list[Ballot]
+    received: dict[int, float]
+    n: int
+    good_scores: dict[int, float]
+    killer_score: float
+    correct: dict[int, float]  # voter -> points a good gave the killer
+    total: dict[int, float]  # voter -> points the ballot gave in all
+    out: int | None
+    tied: list[int]
+    warned: list[int]
+    suicides: list[int]
+
+
+@dataclass
+class KillRecord:
+    round: int
+    killer: int
+    victim: int | None
+
+
+@dataclass
+class ClueSnapshot:
+    """The three clues as of one vote round (published later, if chosen)."""
+
+    round: int
+    voted_out: str
+    voted_out_was_killer: bool
+    good_scores: list[float]
+    index_reached: bool
+
+
+@dataclass
+class _State:
+    killers: list[int] = field(default_factory=list)
+    survival: dict[int, float] = field(default_factory=dict)
+    good_scores: dict[int, dict[int, float]] = field(default_factory=dict)
+    killer_scores: dict[int, dict[int, float]] = field(default_factory=dict)
+    votes: list[VoteRecord] = field(default_factory=list)
+    kills: list[KillRecord] = field(default_factory=list)
+    published: dict[int, Any] = field(default_factory=dict)  # clue number -> content, in order
+    to_publish: list[dict[str, Any]] = field(default_factory=list)
+    successor_pending: int | None = None
+    clue_options: list[int] = field(default_factory=list)
+    clue_votes: dict[int, int] = field(default_factory=dict)
+    clue_snapshot: ClueSnapshot | None = None
+    final_survival: dict[int, float] = field(default_factory=dict)
+
+
+@register
+class Sunlight(Ruleset):
+    """The sunlight ruleset (see the module docstring)."""
+
+    id = "sunlight"
+    Params = SunlightParams
+    roles = {KILLER: KILLER, GOOD: GOOD}
+    default_role = GOOD
+    min_players = 4
+
+    def __init__(self, game: Game, params: SunlightParams) -> None:
+        super().__init__(game, params)
+        self.params: SunlightParams = params
+        self.s = _State()
+        self.box = BallotBox(points=params.points)
+        self.orders = TeamOrders()
+        self.strikes = Strikes()
+
+    # --- set-up -----------------------------------------------------------------------------------
+    def role_counts(self, n_players: int) -> dict[str, int]:
+        """One killer; everyone else good (rulebook: 「比赛前抽签产生1名凶手」)."""
+        return {KILLER: 1, GOOD: n_players - 1}
+
+    @property
+    def killer(self) -> int:
+        """The current killer's seat (may be dead while his successor is pending)."""
+        return self.s.killers[-1]
+
+    def start(self, out: Step) -> None:
+        g = self.game
+        killers = [p.seat for p in g.players if p.role == KILLER]
+        if len(killers) != 1:
+            from forumbot.engine.game import SetupError
+
+            raise SetupError(f"sunlight needs exactly one killer in the draw, got {len(killers)}")
+        self.s.killers = killers
+        for p in g.players:
+            g.reply(p.seat, "sunlight/role", out, **self.role_reply_data(p.seat))
+        g.post("sunlight/opening", out, players=[p.name for p in g.players], params=self.params.model_dump())
+
+    def role_reply_data(self, seat: int) -> dict[str, Any]:
+        g = self.game
+        return {"name": g.name(seat), "role": g.player(seat).role, "seat": seat, "players": [p.name for p in g.players]}
+
+    # --- commands ---------------------------------------------------------------------------------
+    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
+        handler = {
+            "vote": self._vote,
+            "kill": self._kill,
+            "successor": self._successor,
+            "clue": self._clue,
+        }.get(cmd.verb)
+        if handler is None:
+            self._refuse(seat, cmd, "not_in_game", out)
+            return
+        handler(seat, cmd, out)
+
+    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
+        """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""
+        g = self.game
+        g.reply(seat, "sunlight/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind, round=g.phase.round, **data)
+
+    def _vote(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.phase.kind != "vote":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        targets = list(cmd.targets)
+        if not 1 <= len(targets) <= len(self.params.points):
+            return self._refuse(seat, cmd, "vote_count", out, count=len(targets))
+        if len(set(targets)) != len(targets):
+            return self._refuse(seat, cmd, "vote_duplicate", out, targets=g.names(targets))
+        dead = [t for t in targets if not g.player(t).alive]
+        if dead:
+            return self._refuse(seat, cmd, "dead_target", out, targets=g.names(dead))
+        existing = self.box.ballot_of(seat)
+        if existing is not None:
+            return self._refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
+        void = seat in targets
+        self.box.cast(Ballot(seat, tuple(targets), void=void))
+        out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
+        key = "sunlight/vote_self" if void else "sunlight/vote_recorded"
+        points = list(self.params.points[: len(targets)])
+        g.reply(seat, key, out, round=g.phase.round, choices=g.names(targets), points=points, read_as=g.read_as(cmd))
+
+    def _kill(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if seat != self.killer or not g.player(seat).alive:
+            return self._refuse(seat, cmd, "not_your_role", out)
+        if g.phase.kind != "kill":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if len(cmd.targets) != 1:
+            return self._refuse(seat, cmd, "kill_count", out, count=len(cmd.targets))
+        target = cmd.targets[0]
+        if target == seat:
+            return self._refuse(seat, cmd, "kill_self", out)
+        if not g.player(target).alive:
+            return self._refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
+        previous = self.orders.give(KILLER, Order(seat, "kill", target))
+        out.events.append(Event("kill_order", {"round": g.phase.round, "killer": seat, "target": target}))
+        g.reply(
+            seat, "sunlight/kill_recorded", out, round=g.phase.round, target=g.name(target),
+            replaced=g.name(previous.target) if previous else None, read_as=g.read_as(cmd),
+        )
+
+    def _successor(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if self.s.successor_pending != seat:
+            return self._refuse(seat, cmd, "no_successor_due", out)
+        if len(cmd.targets) != 1:
+            return self._refuse(seat, cmd, "successor_count", out, count=len(cmd.targets))
+        target = cmd.targets[0]
+        if not g.player(target).alive or target == seat:
+            return self._refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
+        g.reply(seat, "sunlight/successor_recorded", out, successor=g.name(target), read_as=g.read_as(cmd))
+        self._make_successor(target, "named", out)
+
+    def _clue(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.phase.kind != "poll" or not self.s.clue_options:
+            return self._refuse(seat, cmd, "no_clue_poll", out)
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        number = cmd.number if cmd.number is not None else -1
+        if number != 0 and number not in self.s.clue_options:
+            return self._refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
+        previous = self.s.clue_votes.get(seat)
+        self.s.clue_votes[seat] = number
+        out.events.append(Event("clue_vote", {"round": g.phase.round, "voter": seat, "clue": number}))
+        g.reply(seat, "sunlight/clue_recorded", out, number=number, replaced=previous)
+
+    # --- phases -----------------------------------------------------------------------------------
+    def close_phase(self, out: Step) -> None:
+        kind = self.game.phase.kind
+        if kind == "prologue":
+            self._open_vote(1, out)
+        elif kind == "vote":
+            self._close_vote(out)
+        elif kind == "poll":
+            self._close_poll(out)
+        elif kind == "kill":
+            self._close_kill(out)
+
+    def _open_vote(self, round_: int, out: Step) -> None:
+        g = self.game
+        g.open_phase("vote", round_, round_ + 1, out)
+        self.box = BallotBox(points=self.params.points)
+        g.post("sunlight/vote_open", out, round=round_, alive=g.names(g.alive()), points=list(self.params.points))
+
+    def _open_kill(self, round_: int, out: Step) -> None:
+        g = self.game
+        g.open_phase("kill", round_, round_ + 1, out)
+        self.orders.clear()
+        clues, self.s.to_publish = self.s.to_publish, []
+        g.post("sunlight/kill_open", out, round=round_, alive=g.names(g.alive()), clues=clues)
+
+    def _close_vote(self, out: Step) -> None:
+        g, s, p = self.game, self.s, self.params
+        round_ = g.phase.round
+        killer = self.killer
+        warned, suicides = [], []
+        for seat in g.alive():
+            ballot = self.box.ballot_of(seat)
+            if ballot is None or ballot.void:
+                if self.strikes.add(seat) >= p.strikes_to_suicide:
+                    suicides.append(seat)
+                else:
+                    warned.append(seat)
+        for seat in suicides:
+            g.remove(seat, "suicide", out)
+        valid = self.box.valid()
+        n = len(valid)
+        received = self.box.received()
+        good_scores: dict[int, float] = {}
+        correct: dict[int, float] = {}
+        total: dict[int, float] = {}
+        for b in valid:
+            given = self.box.points_of(b)
+            total[b.voter] = sum(pts for _, pts in given)
+            if b.voter != killer:
+                right = sum(pts for c, pts in given if c == killer)
+                good_scores[b.voter] = right - (total[b.voter] - right)
+                correct[b.voter] = right
+                s.good_scores.setdefault(b.voter, {})[round_] = good_scores[b.voter]
+        killer_score = 1.5 * n - received.get(killer, 0)
+        s.killer_scores.setdefault(killer, {})[round_] = killer_score
+        leaders = top(received, among=set(g.alive()))
+        out_seat = leaders[0] if len(leaders) == 1 else None
+        if out_seat is not None:
+            g.remove(out_seat, "voted", out)
+        record = VoteRecord(
+            round_, killer, self.box.ballots, received, n, good_scores, killer_score, correct, total,
+            out_seat, leaders if len(leaders) > 1 else [], warned, suicides,
+        )
+        s.votes.append(record)
+        out.events.append(Event("vote_closed", {"round": round_, "out": out_seat, "suicides": suicides, "warned": warned}))
+        for seat in warned:
+            g.reply(seat, "sunlight/warning", out, round=round_, strikes=self.strikes.of(seat), limit=p.strikes_to_suicide)
+        for seat in suicides:
+            g.reply(seat, "sunlight/suicide", out, round=round_)
+        shown = sorted(set(g.alive()) | set(suicides) | ({out_seat} if out_seat else set()))
+        g.post(
+            "sunlight/vote_result", out, round=round_,
+            ballots=[{"voter": g.name(b.voter), "choices": g.names(b.choices), "void": b.void} for b in record.ballots],
+            received=[{"name": g.name(seat), "points": received.get(seat, 0)} for seat in shown],
+            out=g.name(out_seat) if out_seat else None, tied=g.names(record.tied),
+            warned=g.names(warned), suicides=g.names(suicides),
+        )
+        goods = [seat for seat in g.alive() if seat != killer]
+        killer_alive = g.player(killer).alive
+        if (killer_alive and len(goods) <= 2) or (not killer_alive and len(goods) < p.successor_min_goods):
+            self._finish(out)
+            return
+        snapshot = self._snapshot(record) if out_seat is not None else None
+        if not killer_alive:
+            if g.player(killer).out_reason == "voted":
+                s.successor_pending = killer
+                g.reply(killer, "sunlight/name_successor", out, goods=g.names(goods))
+            else:
+                self._draw_successor(out)
+        s.clue_options = [c for c in CLUES if c not in s.published] if (p.clue_poll and snapshot) else []
+        s.clue_snapshot = snapshot
+        s.clue_votes = {}
+        if s.successor_pending is not None or s.clue_options:
+            g.open_phase("poll", round_, round_ + 1, out)
+            if s.clue_options:
+                g.post("sunlight/clue_poll", out, round=round_, options=s.clue_options)
+        else:
+            self._open_kill(round_ + 1, out)
+
+    def _snapshot(self, record: VoteRecord) -> ClueSnapshot:
+        g = self.game
+        goods = [seat for seat in g.alive() if seat != record.killer]
+        scores = sorted((self._good_total(seat) for seat in goods), reverse=True)
+        correct, total = self.win_sums()
+        reached = total > 0 and correct / total >= self.params.win_threshold
+        return ClueSnapshot(record.round, g.name(record.out), record.out == record.killer, scores, reached)
+
+    def _good_total(self, seat: int) -> float:
+        """Survival plus good scores so far, without bonus (clue 2's figure)."""
+        return self.s.survival.get(seat, 0) + sum(self.s.good_scores.get(seat, {}).values())
+
+    def _close_poll(self, out: Step) -> None:
+        g, s = self.game, self.s
+        if s.successor_pending is not None:
+            self._draw_successor(out)
+        if s.clue_options and s.clue_snapshot is not None:
+            counts: dict[int, float] = {}
+            for choice in s.clue_votes.values():
+                counts[choice] = counts.get(choice, 0) + 1
+            leaders = [c for c in top(counts) if c != 0]
+            for number in leaders:
+                content = self._clue_content(number, s.clue_snapshot)
+                s.published[number] = content
+                s.to_publish.append({"number": number, **content})
+            out.events.append(Event("clue_poll_closed", {"round": g.phase.round, "counts": counts, "published": leaders}))
+        s.clue_options, s.clue_votes, s.clue_snapshot = [], {}, None
+        self._open_kill(g.phase.round + 1, out)
+
+    def _clue_content(self, number: int, snap: ClueSnapshot) -> dict[str, Any]:
+        if number == 1:
+            return {"round": snap.round, "player": snap.voted_out, "was_killer": snap.voted_out_was_killer}
+        if number == 2:
+            return {"round": snap.round, "scores": snap.good_scores}
+        return {"round": snap.round, "reached": snap.index_reached, "threshold": self.params.win_threshold}
+
+    def _close_kill(self, out: Step) -> None:
+        g, s = self.game, self.s
+        round_ = g.phase.round
+        order = self.orders.of(KILLER)
+        victim = None
+        if order and g.player(order.target).alive and g.player(self.killer).alive and order.actor == self.killer:
+            victim = order.target
+            g.remove(victim, "killed", out)
+        for seat in g.alive():
+            s.survival[seat] = s.survival.get(seat, 0) + 1
+        s.kills.append(KillRecord(round_, self.killer, victim))
+        out.events.append(Event("kill_closed", {"round": round_, "victim": victim}))
+        g.post("sunlight/kill_result", out, round=round_, victim=g.name(victim) if victim else None)
+        self._open_vote(round_ + 1, out)
+
+    # --- succession -------------------------------------------------------------------------------
+    def _draw_successor(self, out: Step) -> None:
+        g = self.game
+        goods = [seat for seat in g.alive() if seat != self.killer]
+        if not goods:
+            return
+        chosen = g.rng(f"successor:{g.phase.id}").choice(goods)
+        out.events.append(Event("successor_drawn", {"seat": chosen, "among": goods}))
+        self._make_successor(chosen, "drawn", out)
+
+    def _make_successor(self, seat: int, how: str, out: Step) -> None:
+        g = self.game
+        self.s.successor_pending = None
+        self.s.killers.append(seat)
+        g.player(seat).role = KILLER
+        out.events.append(Event("successor", {"seat": seat, "name": g.name(seat), "how": how}))
+        g.reply(seat, "sunlight/you_are_killer", out, name=g.name(seat), phase=g.phase.kind)
+
+    def on_removed(self, seat: int, out: Step) -> None:
+        """Penalised killer: a successor is drawn at once (as for a suicide)."""
+        if seat == self.killer and not self.game.finished:
+            self.orders.clear()
+            self._draw_successor(out)
+
+    # --- the end ----------------------------------------------------------------------------------
+    def win_sums(self) -> tuple[float, float]:
+        """(Σ goods' correct points, Σ all ballot points) over every vote round, without the
+        ballots of suicides (rulebook: 「自杀者所有相关投票积分从各项集体累计中剔除」)."""
+        g = self.game
+        suicides = {p.seat for p in g.players if p.out_reason == "suicide"}
+        correct = sum(v for r in self.s.votes for voter, v in r.correct.items() if voter not in suicides)
+        total = sum(v for r in self.s.votes for voter, v in r.total.items() if voter not in suicides)
+        return correct, total
+
+    def win_index(self) -> float:
+        """Σ correct / Σ total (0 when no points were cast)."""
+        correct, total = self.win_sums()
+        return correct / total if total else 0.0
+
+    def _finish(self, out: Step, final_survival: bool = True) -> None:
+        g, s = self.game, self.s
+        if final_survival:
+            killer = self.killer
+            goods = [seat for seat in g.alive() if seat != killer]
+            if g.player(killer).alive:
+                s.final_survival[killer] = 1
+                if len(goods) == 2:
+                    for seat in goods:
+                        s.final_survival[seat] = 0.5
+            else:
+                for seat in goods:
+                    s.final_survival[seat] = 1
+            for seat, pts in s.final_survival.items():
+                s.survival[seat] = s.survival.get(seat, 0) + pts
+        winner = GOOD if self.win_index() >= self.params.win_threshold else KILLER
+        g.finish(winner, out)
+        g.post("sunlight/final", out, **self.final_data())
+
+    def end_now(self, out: Step) -> None:
+        self._finish(out, final_survival=False)
+
+    def camp(self, seat: int) -> str:
+        """"killer" for every killer, first or successor; "good" for complete goods."""
+        return KILLER if seat in self.s.killers else GOOD
+
+    def breakdown(self, seat: int) -> dict[str, float]:
+        """The parts of ``seat``'s final score (rulebook 「个人积分及名次」)."""
+        g, s, p = self.game, self.s, self.params
+        killers = s.killers
+        own_killer = sum(s.killer_scores.get(seat, {}).values()) if seat in killers else 0
+        later = sum(sum(s.killer_scores.get(k, {}).values()) for k in killers[killers.index(seat) + 1:]) if seat in killers else 0
+        good = sum(s.good_scores.get(seat, {}).values())
+        won = g.finished and g.winner == self.camp(seat)
+        flat = None
+        if seat in g.penalties:
+            flat = p.penalty_score
+        elif g.player(seat).out_reason == "suicide":
+            flat = p.suicide_score
+        bonus = p.camp_bonus if (won and flat is None) else 0
+        parts = {"survival": s.survival.get(seat, 0), "good": good, "killer": own_killer, "inherited": later, "bonus": bonus}
+        parts["total"] = flat if flat is not None else sum(parts.values())
+        parts["flat"] = flat
+        return parts
+
+    def scores(self) -> dict[int, float]:
+        """Final score of every seat (points)."""
+        return {p.seat: self.breakdown(p.seat)["total"] for p in self.game.players}
+
+    def ranks(self) -> dict[int, int]:
+        """Rank of every seat by final score; ties share a rank (1, 1, 3)."""
+        sc = self.scores()
+        ordered = sorted(sc.values(), reverse=True)
+        return {seat: ordered.index(v) + 1 for seat, v in sc.items()}
+
+    def final_data(self) -> dict[str, Any]:
+        """Everything the final post reveals: roles, every round's table, scores, index, ranking."""
+        g, s = self.game, self.s
+        ranks = self.ranks()
+        correct, total = self.win_sums()
+        players = []
+        for p in g.players:
+            label = GOOD
+            if p.seat in s.killers:
+                label = "first_killer" if p.seat == s.killers[0] else "successor"
+            players.append({
+                "seat": p.seat, "name": p.name, "role": label, "alive": p.alive, "out": p.out_reason,
+                "rank": ranks[p.seat], **self.breakdown(p.seat),
+            })
+        players.sort(key=lambda d: (d["rank"], d["seat"]))
+        rounds: list[dict[str, Any]] = []
+        for v in s.votes:
+            rounds.append({
+                "kind": "vote", "round": v.round, "killer": g.name(v.killer), "n": v.n,
+                "out": g.name(v.out) if v.out else None, "tied": g.names(v.tied), "suicides": g.names(v.suicides),
+                "ballots": [
+                    {"voter": g.name(b.voter), "choices": g.names(b.choices), "void": b.void,
+                     "score": (v.killer_score if b.voter == v.killer else v.good_scores.get(b.voter))}
+                    for b in v.ballots
+                ],
+                "received": [{"name": g.name(seat), "points": pts} for seat, pts in sorted(v.received.items())],
+                "killer_score": v.killer_score, "correct": sum(v.correct.values()), "total": sum(v.total.values()),
+            })
+        for k in s.kills:
+            rounds.append({"kind": "kill", "round": k.round, "killer": g.name(k.killer), "victim": g.name(k.victim) if k.victim else None})
+        rounds.sort(key=lambda r: r["round"])
+        return {
+            "winner": g.winner, "players": players, "rounds": rounds,
+            "killers": g.names(s.killers), "correct": correct, "total": total,
+            "win_index": (correct / total) if total else 0.0, "threshold": self.params.win_threshold,
+        }
+
+    # --- reporting --------------------------------------------------------------------------------
+    def status_data(self, seat: int) -> dict[str, Any]:
+        g, s = self.game, self.s
+        ballot = self.box.ballot_of(seat) if g.phase.kind == "vote" else None
+        order = self.orders.of(KILLER) if (g.phase.kind == "kill" and seat == self.killer) else None
+        return {
+            "phase": g.phase.kind, "round": g.phase.round, "alive": g.player(seat).alive,
+            "ballot": g.names(ballot.choices) if ballot else None, "void": bool(ballot and ballot.void),
+            "kill": g.name(order.target) if order else None, "is_killer": seat == self.killer,
+            "clue": s.clue_votes.get(seat) if g.phase.kind == "poll" else None,
+            "clue_options": s.clue_options, "strikes": self.strikes.of(seat),
+            "successor_due": s.successor_pending == seat,
+        }
+
+    def help_data(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        verbs: list[str] = []
+        kind = g.phase.kind
+        alive = seat is not None and g.player(seat).alive
+        if alive and kind == "vote":
+            verbs.append("vote")
+        if alive and kind == "kill" and seat == self.killer:
+            verbs.append("kill")
+        if kind == "poll" and seat is not None and self.s.successor_pending == seat:
+            verbs.append("successor")
+        if alive and kind == "poll" and self.s.clue_options:
+            verbs.append("clue")
+        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"], "clue_options": self.s.clue_options}
+
+    def pending(self) -> list[int]:
+        g, s = self.game, self.s
+        kind = g.phase.kind
+        if kind == "vote":
+            return [seat for seat in g.alive() if self.box.ballot_of(seat) is None]
+        if kind == "kill":
+            return [] if self.orders.of(KILLER) or not g.player(self.killer).alive else [self.killer]
+        if kind == "poll":
+            due = [s.successor_pending] if s.successor_pending is not None else []
+            if s.clue_options:
+                due += [seat for seat in g.alive() if seat not in s.clue_votes]
+            return due
+        return []
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "winner": self.game.winner, "scores": self.scores(), "ranks": self.ranks(),
+            "win_index": self.win_index(), "killers": list(self.s.killers),
+        }
