@@ -1,0 +1,150 @@
+"""Reading names against the roster: exact names and aliases, seat numbers, self references, and
+one-typo corrections.
+
+Everything here works on canonical text (see :mod:`forumbot.language.normalize`). Exact matches
+take the longest name at a position (张三丰 over 张三); a Latin or digit end must not run on into
+another letter or digit (bob is not read inside bobby, 3 not inside 35).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from forumbot.language.normalize import fold
+from forumbot.language.numbers import cjk_int
+from forumbot.language.types import Roster
+
+# Seat numbers: #3, No.3, 3号, 第3位, 3, ３號 (already 3号 here); 三号 needs the 号.
+_SEAT = re.compile(
+    r"(?:#\s*|no\.\s*|第\s*)?(\d{1,4})(?![0-9])(?:\s*(?:号|位|座))?"
+    r"|第?([〇零一二两三四五六七八九十百]{1,4})(?:号|位)"
+)
+_LATIN_END = re.compile(r"[a-z0-9]")
+
+
+@dataclass(frozen=True)
+class RosterIndex:
+    """A roster prepared for matching: ``forms`` maps each canonical name/alias to its seats
+    (more than one seat = two players share the form, which is always ambiguous)."""
+
+    forms: dict[str, tuple[int, ...]]
+    form_list: tuple[str, ...]
+    seats: frozenset[int]
+    pattern: re.Pattern[str] | None
+    max_words: int
+
+
+@dataclass(frozen=True)
+class Found:
+    """A name read at ``start:end`` of the canonical text. ``seats``: one seat, or the candidates
+    when ambiguous. ``exact``: False for a one-typo correction."""
+
+    start: int
+    end: int
+    seats: tuple[int, ...]
+    exact: bool = True
+
+
+def _form_regex(form: str) -> str:
+    body = r"\s+".join(re.escape(w) for w in form.split(" "))
+    head = r"(?<![a-z0-9])" if _LATIN_END.match(form[0]) else ""
+    tail = r"(?![a-z0-9])" if _LATIN_END.match(form[-1]) else ""
+    return head + body + tail
+
+
+@lru_cache(maxsize=64)
+def index(roster: Roster) -> RosterIndex:
+    """The canonical forms of ``roster`` (cached per roster; Roster is frozen and hashable)."""
+    forms: dict[str, set[int]] = {}
+    for e in roster.entries:
+        for written in (e.name, *e.aliases):
+            f = fold(written)
+            if f:
+                forms.setdefault(f, set()).add(e.seat)
+    ordered = sorted(forms, key=len, reverse=True)
+    pattern = re.compile("|".join(_form_regex(f) for f in ordered)) if ordered else None
+    return RosterIndex(
+        forms={f: tuple(sorted(s)) for f, s in forms.items()},
+        form_list=tuple(ordered),
+        seats=frozenset(e.seat for e in roster.entries),
+        pattern=pattern,
+        max_words=max((f.count(" ") + 1 for f in forms), default=1),
+    )
+
+
+def occurrences(ix: RosterIndex, s: str) -> list[tuple[int, int]]:
+    """Spans of every exact name occurrence in ``s`` (leftmost-longest, not overlapping)."""
+    if ix.pattern is None:
+        return []
+    return [m.span() for m in ix.pattern.finditer(s)]
+
+
+def _name_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+    if ix.pattern is None:
+        return None
+    m = ix.pattern.match(s, pos)
+    if not m:
+        return None
+    form = " ".join(m.group().split())
+    return Found(pos, m.end(), ix.forms[form])
+
+
+def _seat_at(ix: RosterIndex, s: str, pos: int) -> tuple[Found | None, int]:
+    """A seat number at ``pos``: (Found for a seat in the roster, or None; end of the number text
+    or -1 when there is no number). A number must not run on into a Latin letter (2b is a name)."""
+    m = _SEAT.match(s, pos)
+    if not m:
+        return None, -1
+    if m.end() < len(s) and "a" <= s[m.end()] <= "z":
+        return None, -1
+    n = int(m.group(1)) if m.group(1) else cjk_int(m.group(2))
+    if n is None or n not in ix.seats:
+        return None, m.end()
+    return Found(pos, m.end(), (n,)), m.end()
+
+
+def exact_at(ix: RosterIndex, s: str, pos: int) -> tuple[Found | None, int]:
+    """The exact name or seat number at ``pos`` (longest wins; a name and a seat number of the same
+    length naming different players is ambiguous). Returns (Found or None, end of a seat number
+    that is not in the roster, else -1) so the caller can report ``15号`` as unknown."""
+    name = _name_at(ix, s, pos)
+    seat, seat_end = _seat_at(ix, s, pos)
+    if name and seat:
+        if name.end > seat.end:
+            return name, -1
+        if seat.end > name.end:
+            return seat, -1
+        return Found(pos, name.end, tuple(sorted(set(name.seats) | set(seat.seats)))), -1
+    if name:
+        return name, -1
+    return seat, (seat_end if seat is None else -1)
+
+
+def self_at(s: str, pos: int, words: tuple[str, ...]) -> int:
+    """End of a self reference (自己, me, myself…) at ``pos``, or -1."""
+    for w in sorted(words, key=len, reverse=True):
+        if s.startswith(w, pos):
+            end = pos + len(w)
+            if _LATIN_END.match(w[-1]) and end < len(s) and _LATIN_END.match(s[end]):
+                continue
+            return end
+    return -1
+
+
+def fuzzy(ix: RosterIndex, written: str) -> tuple[int, ...]:
+    """Seats whose name or alias is one edit (insert, delete, substitute, swap two neighbours) from
+    ``written``; empty for text shorter than 2 characters (one edit of a one-character text says
+    nothing)."""
+    if len(written) < 2:
+        return ()
+    hits = process.extract(written, ix.form_list, scorer=OSA.distance, score_cutoff=1, limit=None)
+    seats: set[int] = set()
+    for form, _dist, _ in hits:
+        if len(form) >= 2:
+            seats.update(ix.forms[form])
+    return tuple(sorted(seats))

@@ -1,0 +1,158 @@
+"""Text normalisation for the command parser.
+
+Messages and roster names are both brought to one canonical form before any matching:
+NFKC (full-width ＡＢＣ１２３：， become ABC123:,), casefold, traditional -> simplified (OpenCC
+``t2s``, applied character by character so a name converts the same way whatever text surrounds
+it), and the ``字(zì)`` pinyin marks that GB->Big5 converters leave are removed. For messages, quoted
+text and forum signatures are removed as well.
+
+The canonical text keeps, for every character, the index of the original character it came from,
+so errors and free arguments (a substitute's account name) can be reported exactly as typed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import opencc
+
+#: Only this much of a raw message is read (a command is short; this bounds the work per post).
+MAX_RAW_CHARS = 20_000
+#: Only this much of the message left after removing quotes and signatures is parsed.
+MAX_TEXT_CHARS = 2_000
+
+
+@lru_cache(maxsize=1)
+def _t2s() -> opencc.OpenCC:
+    return opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(c: str) -> str:
+    """Canonical form of one character: NFKC, casefold, traditional -> simplified."""
+    out = unicodedata.normalize("NFKC", c).casefold()
+    if out.isascii():
+        return out
+    return "".join(_t2s().convert(ch) if ord(ch) >= 0x2E80 else ch for ch in out)
+
+
+# A pinyin mark right after a CJK character: 數(shù), 殺(shā). Latin letters only, short.
+_PINYIN = re.compile(r"(?<=[\u3400-\u9fff])\([a-zàáâãäāăǎèéêëēěìíîïīǐòóôõöōǒùúûüūǔǖǘǚǜńňǹḿ]{1,7}\)")
+# Quote blocks: BBCode [quote]/[quote=x], and HTML <blockquote>, possibly nested.
+_QUOTE_TAG = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]|<(/?)blockquote[^>]*>")
+# Signature separators: a line that is only "--" / "-- " / "——" (or a vBulletin underscore rule).
+_SIGNATURE = re.compile(r"^[ \t]*(?:--|——|_{5,})[ \t]*$", re.M)
+# A line opening a quote in the newsmth / 【引用】 style, or a Discuz "引用 X 发表于" header.
+_QUOTE_HEADER = re.compile(r"^\s*(?:【\s*(?:引用|在|quote)|引用.*发表于)")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A message in canonical form. ``s``: the canonical text; ``orig``: the message as received;
+    ``idx[i]``: the index in ``orig`` of the character ``s[i]`` came from."""
+
+    s: str
+    orig: str
+    idx: tuple[int, ...]
+
+    def written(self, start: int, end: int) -> str:
+        """The original characters behind ``s[start:end]``, stripped (what the player typed)."""
+        seen: list[int] = []
+        for i in self.idx[start:end]:
+            if not seen or seen[-1] != i:
+                seen.append(i)
+        return "".join(self.orig[i] for i in seen).strip()
+
+
+def fold(text: str) -> str:
+    """Canonical form of a short string (a roster name, a keyword): folded, pinyin marks removed,
+    whitespace runs collapsed to one space, stripped."""
+    s = "".join(_fold_char(c) for c in text)
+    s = _PINYIN.sub("", s)
+    return " ".join(s.split())
+
+
+def _drop(s: str, idx: list[int], spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """Remove the characters in ``spans`` (sorted, non-overlapping) from ``s`` and ``idx``."""
+    if not spans:
+        return s, idx
+    keep_s: list[str] = []
+    keep_i: list[int] = []
+    pos = 0
+    for a, b in spans:
+        keep_s.append(s[pos:a])
+        keep_i.extend(idx[pos:a])
+        pos = max(pos, b)
+    keep_s.append(s[pos:])
+    keep_i.extend(idx[pos:])
+    return "".join(keep_s), keep_i
+
+
+def _quote_spans(s: str) -> list[tuple[int, int]]:
+    """Spans of [quote]...[/quote] and <blockquote> blocks; an unclosed one runs to the end."""
+    spans: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    for m in _QUOTE_TAG.finditer(s):
+        closing = bool(m.group(1) or m.group(2))
+        if not closing:
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, m.end()))
+        # a stray closing tag is left alone: it carries no command anyway
+    if depth > 0:
+        spans.append((start, len(s)))
+    return spans
+
+
+def _line_spans(s: str) -> list[tuple[int, int]]:
+    """Spans of quoted lines (``> ...``, 【引用】 headers and the ``: ...`` lines after them) and of
+    the signature (from its separator line to the end)."""
+    spans: list[tuple[int, int]] = []
+    sig = _SIGNATURE.search(s)
+    end = sig.start() if sig else len(s)
+    if sig:
+        spans.append((sig.start(), len(s)))
+    pos = 0
+    in_header_quote = False
+    while pos < end:
+        nl = s.find("\n", pos, end)
+        line_end = end if nl < 0 else nl
+        line = s[pos:line_end]
+        bare = line.lstrip()
+        if _QUOTE_HEADER.match(line):
+            in_header_quote = True
+            spans.append((pos, line_end))
+        elif bare.startswith(">") or (in_header_quote and bare.startswith(":")):
+            spans.append((pos, line_end))
+        else:
+            in_header_quote = False
+        pos = line_end + 1
+    spans.sort()
+    return spans
+
+
+def normalize_message(text: str) -> Text:
+    """Canonical form of a message, with quotes, signatures and pinyin marks removed.
+
+    Never raises; any ``str`` is accepted (only the first MAX_RAW_CHARS are read, and at most
+    MAX_TEXT_CHARS canonical characters are kept).
+    """
+    orig = text[:MAX_RAW_CHARS]
+    parts: list[str] = []
+    idx: list[int] = []
+    for i, c in enumerate(orig):
+        f = _fold_char(c)
+        parts.append(f)
+        idx.extend([i] * len(f))
+    s = "".join(parts).replace("\r\n", " \n").replace("\r", "\n")
+    s, idx = _drop(s, idx, _quote_spans(s))
+    s, idx = _drop(s, idx, _line_spans(s))
+    s, idx = _drop(s, idx, [m.span() for m in _PINYIN.finditer(s)])
+    return Text(s[:MAX_TEXT_CHARS], orig, tuple(idx[:MAX_TEXT_CHARS]))

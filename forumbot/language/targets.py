@@ -1,0 +1,163 @@
+"""Reading the name arguments of a verb: one name, or a list of names (ranked votes).
+
+Works on canonical text. A name is an exact roster name or alias (longest first), a seat number,
+a self reference, or a one-typo correction of a whole word. A list goes on while names follow
+(with or without separators); it ends at the first word that is not a name, so polite words
+after a vote (``投3号，谢谢``) are not read as names. An unreadable word *between* two names, or
+after a strong list mark (``、`` ``/`` ``和`` ``and``), is reported as an unknown name instead of
+being skipped, because the player plainly meant it as a name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from forumbot.language import names, vocabulary as V
+from forumbot.language.names import Found, RosterIndex
+
+_WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS)
+# Separators inside a list. The strong ones make an unknown word after them an error.
+_LIST_SEP = re.compile(r"(?:[ \t,、/;|&+>]|和|跟|(?<![a-z])and(?![a-z]))+")
+_STRONG_SEP = re.compile(r"[、/|&+>]|和|跟|and")
+_FILLER = re.compile(
+    "|".join(rf"{re.escape(f)}(?![a-z0-9])" if V.is_latin(f) else re.escape(f) for f in V.FILLERS)
+)
+_TRAILING = re.compile(
+    "|".join(rf"{re.escape(w)}(?![a-z0-9])" if V.is_latin(w) else re.escape(w)
+             for w in sorted(V.TRAILING, key=len, reverse=True))
+)
+_SEPS = re.compile(r"[ \t,、/;|:]*")
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """An unreadable word at ``start:end`` (canonical positions)."""
+
+    start: int
+    end: int
+
+
+def skip_separators(s: str, pos: int) -> int:
+    """Position after any separators (spaces, colons, commas…) at ``pos``."""
+    return _SEPS.match(s, pos).end()
+
+
+def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
+    """Position after separators and filler words (给, 掉, 一下, for…) between a verb and its
+    argument. A filler that begins a roster name is not skipped (a player may be called 下弦月)."""
+    pos = skip_separators(s, pos)
+    for _ in range(3):
+        m = _FILLER.match(s, pos)
+        if not m or names.exact_at(ix, s, pos)[0] is not None:
+            break
+        pos = skip_separators(s, m.end())
+    return pos
+
+
+def word_end(s: str, pos: int) -> int:
+    """End of the word at ``pos`` (up to a separator or clause break)."""
+    end = pos
+    while end < len(s) and s[end] not in _WORD_END:
+        end += 1
+    return end
+
+
+def _trim(s: str, start: int, end: int) -> int:
+    """``end`` moved back over trailing particles (吧 了 啊 …) and a trailing 谢谢/please."""
+    while end > start and s[end - 1] in V.PARTICLES:
+        end -= 1
+    for w in V.TRAILING:
+        if end - start > len(w) and s.endswith(w, start, end):
+            return _trim(s, start, end - len(w))
+    return end
+
+
+def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+    """A one-typo name starting at ``pos``: the longest chunk of up to ``max_words`` words (names
+    may contain spaces) within one edit of a name or alias."""
+    ends = []
+    end = word_end(s, pos)
+    for _ in range(ix.max_words):
+        ends.append(end)
+        if end >= len(s) or s[end] != " " or end + 1 >= len(s) or s[end + 1] in _WORD_END:
+            break
+        end = word_end(s, end + 1)
+    for end in reversed(ends):
+        end = _trim(s, pos, end)
+        seats = names.fuzzy(ix, s[pos:end])
+        if seats:
+            return Found(pos, end, seats, exact=False)
+    return None
+
+
+def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
+             sender_seat: int | None) -> Found | Unknown | None:
+    """The name at ``pos``: Found (``seats`` has several entries when ambiguous), Unknown, or None
+    when nothing is written there. A self reference gives ``sender_seat`` (Unknown without one)."""
+    if pos >= len(s) or s[pos] in V.CLAUSE_BREAKS:
+        return None
+    exact, bad_seat_end = names.exact_at(ix, s, pos)
+    self_end = names.self_at(s, pos, self_words)
+    if self_end > 0 and (exact is None or self_end > exact.end):
+        if sender_seat is None or sender_seat not in ix.seats:
+            return Unknown(pos, self_end)
+        return Found(pos, self_end, (sender_seat,))
+    if exact is not None:
+        return _check_overrun(ix, s, exact)
+    if bad_seat_end > 0:
+        return Unknown(pos, bad_seat_end)
+    fz = _fuzzy_at(ix, s, pos)
+    if fz is not None:
+        return fz
+    end = _trim(s, pos, word_end(s, pos))
+    return Unknown(pos, max(end, pos + 1))
+
+
+def _check_overrun(ix: RosterIndex, s: str, exact: Found) -> Found:
+    """An exact name followed directly by more letters that are not a name (张三封): if that whole
+    word is one typo from another player (张三丰), the player may have meant either: ambiguous."""
+    end = exact.end
+    if end >= len(s) or s[end] in _WORD_END or _TRAILING.match(s, end):
+        return exact
+    if names.exact_at(ix, s, end)[0] is not None:
+        return exact
+    word = _trim(s, exact.start, word_end(s, exact.start))
+    if word <= end:
+        return exact
+    others = set(names.fuzzy(ix, s[exact.start:word])) - set(exact.seats)
+    if not others:
+        return exact
+    return Found(exact.start, word, tuple(sorted(set(exact.seats) | others)), exact=False)
+
+
+def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
+              sender_seat: int | None, many: bool) -> list[Found] | Found | Unknown | None:
+    """Names from ``pos``: a list of Found (unambiguous, duplicates removed, in written order), or
+    the first problem: an ambiguous Found, an Unknown, or None when no name is written."""
+    first = read_one(ix, s, pos, self_words, sender_seat)
+    if not isinstance(first, Found) or len(first.seats) > 1:
+        return first
+    out = [first]
+    end = first.end
+    while many:
+        m = _LIST_SEP.match(s, end)
+        q = m.end() if m else end
+        strong = bool(m and _STRONG_SEP.search(m.group()))
+        if _TRAILING.match(s, q):
+            break
+        nxt = read_one(ix, s, q, self_words, sender_seat)
+        if nxt is None:
+            break
+        if isinstance(nxt, Unknown):
+            after = _LIST_SEP.match(s, nxt.end)
+            follows = names.exact_at(ix, s, after.end() if after else nxt.end)[0] is not None
+            if strong or follows:
+                return nxt
+            break  # trailing prose after the list
+        if len(nxt.seats) > 1:
+            return nxt
+        out.append(nxt)
+        end = nxt.end
+    seen: set[int] = set()
+    return [f for f in out if not (f.seats[0] in seen or seen.add(f.seats[0]))]

@@ -1,0 +1,130 @@
+"""The words of the command language, all in canonical (simplified, lower-case) form.
+
+Traditional spellings need no entries: messages are converted to simplified before matching
+(殺 -> 杀, 驗 -> 验, 線索 -> 线索, 結束遊戲 -> 结束游戏).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Argument shapes a verb takes.
+TARGETS = "targets"     # one or more names/seats
+NUMBER = "number"       # clue number
+DURATION = "duration"   # extend: seconds
+PENALTY = "penalty"     # one name + reason
+REPLACE = "replace"     # one name + new account name
+NONE = "none"           # no argument
+
+ARITY = {
+    "vote": TARGETS, "kill": TARGETS, "check": TARGETS, "ask": TARGETS, "save": TARGETS,
+    "successor": TARGETS, "clue": NUMBER, "status": NONE, "help": NONE,
+    "penalty": PENALTY, "replace": REPLACE, "extend": DURATION,
+    "pause": NONE, "resume": NONE, "end": NONE,
+}
+
+#: keyword -> (verb, fixed number or None). CJK keywords may be glued to surrounding text; Latin
+#: keywords must stand as words. Longer keywords win at the same position (投票 before 投).
+KEYWORDS: dict[str, tuple[str, int | None]] = {
+    "投票": ("vote", None), "投": ("vote", None), "票投": ("vote", None), "vote": ("vote", None),
+    "votes": ("vote", None),
+    "杀": ("kill", None), "刀": ("kill", None), "kill": ("kill", None),
+    "验": ("check", None), "查验": ("check", None), "查": ("check", None), "check": ("check", None),
+    "问": ("ask", None), "ask": ("ask", None),
+    "救": ("save", None), "save": ("save", None), "自救": ("save", None),
+    "接任": ("successor", None), "successor": ("successor", None),
+    "线索": ("clue", None), "clue": ("clue", None),
+    "不要线索": ("clue", 0), "不用线索": ("clue", 0), "放弃线索": ("clue", 0),
+    "no clue": ("clue", 0), "no clues": ("clue", 0),
+    "状态": ("status", None), "status": ("status", None),
+    "帮助": ("help", None), "help": ("help", None),
+    "罚分": ("penalty", None), "扣分": ("penalty", None), "penalty": ("penalty", None),
+    "penalise": ("penalty", None), "penalize": ("penalty", None),
+    "替换": ("replace", None), "replace": ("replace", None),
+    "延长": ("extend", None), "延时": ("extend", None), "extend": ("extend", None),
+    "暂停": ("pause", None), "pause": ("pause", None),
+    "继续": ("resume", None), "恢复": ("resume", None), "resume": ("resume", None),
+    "结束游戏": ("end", None), "结束": ("end", None), "end": ("end", None), "end game": ("end", None),
+}
+
+#: Keywords that act on the sender without a name (自救 = 救自己).
+SELF_KEYWORDS = frozenset({"自救"})
+
+#: Ordinary words that contain a verb character but are not commands. A verb inside one of
+#: these is skipped unless a player's name follows the verb directly (a player called 降龙 can
+#: still be voted with 投降龙).
+NOT_COMMANDS = (
+    "投降", "投入", "投诉", "投资", "投机", "投稿", "投篮", "投放", "投影", "投标", "投胎", "投缘",
+    "投射", "投掷", "投靠", "投奔", "投身", "投递", "投向", "投票权", "投票数", "投票结果",
+    "杀手", "自杀", "杀人游戏", "杀人", "版杀", "被杀", "暗杀", "杀气", "抹杀", "秒杀", "杀死了",
+    "刀子", "刀法", "菜刀", "一刀",
+    "经验", "体验", "考验", "检验", "实验", "验证", "验收", "应验", "测验", "灵验", "验出",
+    "检查", "调查", "查看", "查询", "审查", "排查", "查到", "查出", "查杀",
+    "问题", "请问", "疑问", "问好", "问候", "询问", "提问", "学问", "顾问", "反问", "不问", "问下大家",
+    "救命", "急救", "救援", "拯救", "得救", "救人", "救不了",
+    "线索呢", "有线索", "没线索", "没有线索",
+    "继续观察", "继续发言", "继续说",
+    "状态不好", "状态很好",
+    "结束了", "结束后", "结束前", "结束时", "结束之",
+)
+
+#: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
+FILLERS = ("票给", "给", "掉", "了", "一下", "下", "一个", "for", "on", "to")
+
+#: Self references: they name the sender (``sender_seat``). 我 alone only for save (救我).
+SELF_WORDS = ("我自己", "自己", "本人", "myself", "me", "self")
+SELF_WORDS_SAVE = ("我",)
+
+#: Words that may stand between the start of a clause and a verb without making the verb part of
+#: running prose: 我投…, 今晚杀…, 请帮助, 查看状态, I vote…, please help.
+LEAD_INS_CJK = (
+    "我们", "我", "要", "想", "请", "麻烦", "法官", "今晚", "今天", "今夜", "这轮", "本轮", "这局",
+    "改", "就", "那就", "那", "还是", "决定", "选择", "最后", "游戏", "查看", "看看", "显示", "先",
+    "再", "现在", "立即", "马上", "直接", "的", "好",
+)
+LEAD_INS_LATIN = (
+    "i", "i'll", "i will", "i'd like to", "i want to", "we", "please", "pls", "judge", "tonight",
+    "now", "my", "show", "game", "let's", "ok",
+)
+
+#: Words that may follow a verb without an argument and still leave it a command (暂停一下, help please).
+SUFFIXES = ("一下", "吧", "啊", "呀", "吗", "呢", "谢谢", "游戏", "please", "pls", "plz", "thanks", "me")
+
+#: Trailing words and particles: they end a name list without being an unknown name.
+TRAILING = ("谢谢", "谢了", "多谢", "感谢", "thanks", "thank you", "thx", "please", "pls", "吧", "了",
+            "啊", "呀", "哦", "吗", "嘛", "呢", "哈", "好了", "就好", "ok")
+PARTICLES = "吧了啊呀哦吗嘛呢哈!?~"
+
+#: Penalty reasons -> the text the engine expects.
+PENALTY_REASONS = {
+    "潜水": "lurking", "不发言": "lurking", "lurking": "lurking", "lurk": "lurking",
+    "灌水": "flooding", "刷屏": "flooding", "flooding": "flooding", "flood": "flooding",
+    "spam": "flooding", "spamming": "flooding",
+}
+
+#: Words between the replaced player and the new account name (替换 张三 为 新号, replace X with Y).
+REPLACE_FILLERS = ("换成", "换为", "为", "成", "with", "by", "->", "=>", "→", "to")
+
+#: Separators between items and around arguments (after NFKC: full-width forms are half-width).
+SEPARATORS = " \t\n,、/;:|"
+#: Characters that end a clause (a verb after one of these starts a new clause).
+CLAUSE_BREAKS = "\n,、;:.。!?…~"
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+def is_latin(word: str) -> bool:
+    """True when ``word`` starts with an ASCII letter/digit (it must then stand as a word)."""
+    return bool(word) and word[0].isascii() and word[0].isalnum()
+
+
+#: Every keyword; Latin ones bounded as words.
+KEYWORD_RE = re.compile(
+    "|".join(
+        (rf"(?<![a-z0-9]){re.escape(k)}(?![a-z0-9])" if is_latin(k) else re.escape(k))
+        for k in sorted(KEYWORDS, key=len, reverse=True)
+    )
+)
+NOT_COMMANDS_RE = re.compile(_alternation(NOT_COMMANDS))
