@@ -1,0 +1,149 @@
+"""HTTP transport shared by the adapters: timeouts, retries with backoff, write pacing, a request counter.
+
+Reads (GET) are retried on connection errors, timeouts and HTTP 502/503/504. Writes (POST) are retried
+only when the request surely never reached the forum (connection refused, connect timeout), so a post is
+never doubled. What is still failing after the retries becomes :class:`ForumDown`; HTTP 429 becomes
+:class:`RateLimited`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from forumbot.forums.errors import ForumDown, RateLimited
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) forumbot-judge/0.1"  # no "bot"/"spider": Discuz! blocks those
+
+
+class _Transient(Exception):
+    def __init__(self, what: str):
+        super().__init__(what)
+        self.what = what
+
+
+class Transport:
+    """One cookie session with one forum.
+
+    ``timeout_seconds`` bounds every request; ``min_write_interval_seconds`` is the least time between the
+    end of one write and the start of the next (the call sleeps); ``retries`` extra attempts are made on
+    transient failures, waiting ``backoff_seconds`` × 2^n (at most ``max_backoff_seconds``) in between.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout_seconds: float = 20.0,
+        min_write_interval_seconds: float = 0.0,
+        retries: int = 3,
+        backoff_seconds: float = 0.5,
+        max_backoff_seconds: float = 8.0,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.min_write_interval_seconds = float(min_write_interval_seconds)
+        self._retries = int(retries)
+        self._backoff = float(backoff_seconds)
+        self._max_backoff = float(max_backoff_seconds)
+        self._sleep = sleep
+        self._clock = clock
+        self._last_write_end: float | None = None
+        self.request_count = 0
+        self.client = httpx.Client(
+            base_url=self.base_url,
+            timeout=httpx.Timeout(timeout_seconds),
+            follow_redirects=False,
+            headers={"User-Agent": USER_AGENT},
+            event_hooks={"request": [self._count]},
+        )
+
+    def _count(self, request: httpx.Request) -> None:
+        self.request_count += 1
+
+    def close(self) -> None:
+        """Closes the connections."""
+        self.client.close()
+
+    def clear_cookies(self) -> None:
+        """Forgets the session (as if it had expired)."""
+        self.client.cookies.clear()
+
+    def get(self, path: str, *, follow: bool = True, params: Mapping[str, Any] | None = None) -> httpx.Response:
+        """GET ``path`` (relative to the base URL), following redirects unless ``follow`` is false."""
+        return self._send("GET", path, follow=follow, params=params, write=False)
+
+    def post(self, path: str, data: Mapping[str, Any], *, follow: bool = False) -> httpx.Response:
+        """POST a form to ``path`` after the write interval; redirects are not followed by default."""
+        self._pace()
+        try:
+            return self._send("POST", path, follow=follow, data=data, write=True)
+        finally:
+            self._last_write_end = self._clock()
+
+    def _pace(self) -> None:
+        if self._last_write_end is None or self.min_write_interval_seconds <= 0:
+            return
+        wait = self._last_write_end + self.min_write_interval_seconds - self._clock()
+        if wait > 0:
+            log.debug("waiting %.1f s between writes", wait)
+            self._sleep(wait)
+
+    def _send(self, method: str, path: str, *, follow: bool, write: bool, **kwargs: Any) -> httpx.Response:
+        retrying = Retrying(
+            stop=stop_after_attempt(self._retries + 1),
+            wait=wait_exponential(multiplier=self._backoff, max=self._max_backoff),
+            retry=retry_if_exception_type(_Transient),
+            sleep=self._sleep,
+            reraise=True,
+        )
+        try:
+            return retrying(self._attempt, method, path, follow, write, kwargs)
+        except _Transient as exc:
+            raise ForumDown(f"the forum at {self.base_url} is not answering ({exc.what})") from None
+
+    def _attempt(self, method: str, path: str, follow: bool, write: bool, kwargs: dict) -> httpx.Response:
+        try:
+            response = self.client.request(method, path, follow_redirects=follow, **kwargs)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise _Transient(f"cannot connect: {type(exc).__name__}") from exc
+        except httpx.TransportError as exc:
+            if write:  # the forum may have acted on it: do not send it twice
+                raise ForumDown(
+                    f"the forum at {self.base_url} did not answer a write ({type(exc).__name__}); "
+                    "it may or may not have been done"
+                ) from exc
+            raise _Transient(f"{type(exc).__name__}") from exc
+        if response.status_code == 429:
+            raise RateLimited(
+                f"the forum at {self.base_url} asks to slow down (HTTP 429)",
+                _retry_after(response.headers.get("Retry-After")),
+            )
+        if response.status_code in (502, 503, 504) and not write:
+            raise _Transient(f"HTTP {response.status_code}")
+        if response.status_code >= 500:
+            raise ForumDown(f"the forum at {self.base_url} failed with HTTP {response.status_code} on {path}")
+        return response
+
+
+def _retry_after(value: str | None, default: float = 60.0) -> float:
+    if not value:
+        return default
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        from email.utils import parsedate_to_datetime
+
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return default
+        return max(0.0, when.timestamp() - time.time())

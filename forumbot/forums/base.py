@@ -1,0 +1,164 @@
+"""The small interface every forum engine implements (FlaskBB now; Discuz!, phpBB, Discourse, NodeBB later).
+
+Identifiers
+    Post, message, thread and forum ids are ``int``: every engine surveyed (FlaskBB, Discuz!, phpBB,
+    Discourse, NodeBB) numbers them with integers that grow with time, so "after id N" means "newer than N"
+    and the runtime can store them as plain numbers. User names are ``str`` (CJK allowed).
+
+Times
+    Every ``time_utc`` is a timezone-aware :class:`datetime.datetime` in UTC.
+
+Polling
+    ``thread_posts(thread_id, after_post_id)`` and ``private_messages(after_message_id)`` are correct from
+    the ids alone: the runtime stores the last id it has *processed* and passes it back. To keep a poll in
+    which nothing changed at one request per thread and one for the inbox, an adapter remembers where it
+    was (which page, which conversations it has seen). That memory is the *cursor*: ``export_cursor()``
+    returns it as plain JSON-able data, ``import_cursor(data)`` puts it back after a restart. A missing or
+    stale cursor only costs extra requests, never a lost or repeated post.
+
+Errors
+    Every method may raise the errors of :mod:`forumbot.forums.errors`: :class:`ForumDown` (unreachable
+    after the retries), :class:`RateLimited` (with ``wait_seconds``), :class:`AuthFailed`,
+    :class:`LayoutChanged` (a page not understood, with its URL and what was missing); methods that name a
+    thread, post or user raise :class:`NotFound`; writes refused by the forum raise :class:`NotAllowed`
+    or :class:`SendFailed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from forumbot.forums.errors import (  # noqa: F401  (re-exported: one import for adapter users)
+    AuthFailed,
+    ForumDown,
+    ForumError,
+    LayoutChanged,
+    NotAllowed,
+    NotFound,
+    RateLimited,
+    SendFailed,
+)
+
+
+@dataclass(frozen=True)
+class ThreadPost:
+    """One post of a thread.
+
+    ``text`` is what the player meant: quotes, signatures and markup removed, paragraphs separated by a
+    blank line and line breaks kept. ``raw_html`` is the post body as the forum rendered it. ``edited`` is
+    true when the forum shows the post as modified at the time it was read (later edits are not seen: a
+    poll never re-reads old posts).
+    """
+
+    post_id: int
+    author: str
+    time_utc: datetime
+    text: str
+    raw_html: str
+    edited: bool
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """One private message received by the judge's account (never one it sent itself).
+
+    ``message_id`` is stable and grows with time; ``body`` is plain text like :attr:`ThreadPost.text`.
+    ``conversation_id`` is the engine's thread of messages holding it (for information; may be 0).
+    """
+
+    message_id: int
+    sender: str
+    time_utc: datetime
+    subject: str
+    body: str
+    conversation_id: int = 0
+
+
+@dataclass(frozen=True)
+class SentMessage:
+    """Proof that a private message was stored by the forum: its id in the judge's own box and when."""
+
+    message_id: int
+    conversation_id: int
+    recipient: str
+    time_utc: datetime
+
+
+@runtime_checkable
+class Forum(Protocol):
+    """A forum as the judge's account sees it. All ids are ``int``; all times are UTC; errors as above."""
+
+    @property
+    def request_count(self) -> int:
+        """HTTP requests sent so far (retries and redirects included)."""
+        ...
+
+    def login(self) -> None:
+        """Logs in (again). Other methods call it by themselves, first and when the session has expired.
+
+        Raises :class:`AuthFailed` when the forum refuses the credentials.
+        """
+        ...
+
+    def whoami(self) -> str:
+        """The user name the forum shows for the logged-in account."""
+        ...
+
+    def thread_posts(self, thread_id: int, after_post_id: int | None = None) -> list[ThreadPost]:
+        """Posts of the thread newer than ``after_post_id`` (all when ``None``), oldest first.
+
+        Raises :class:`NotFound` when the thread does not exist.
+        """
+        ...
+
+    def private_messages(self, after_message_id: int | None = None) -> list[PrivateMessage]:
+        """Messages received newer than ``after_message_id`` (all when ``None``), oldest first.
+
+        Does not depend on the forum's "unread" flag.
+        """
+        ...
+
+    def reply(self, thread_id: int, body: str) -> int:
+        """Posts ``body`` (forum markup) in the thread; returns the new post id.
+
+        Raises :class:`NotFound`, :class:`NotAllowed` (e.g. locked thread) or :class:`SendFailed`.
+        """
+        ...
+
+    def edit_post(self, post_id: int, body: str) -> None:
+        """Replaces the text of one of the judge's own posts. Raises :class:`NotFound` or :class:`NotAllowed`."""
+        ...
+
+    def lock_thread(self, thread_id: int) -> None:
+        """Locks the thread against replies. Raises :class:`NotAllowed` without moderator rights."""
+        ...
+
+    def unlock_thread(self, thread_id: int) -> None:
+        """Unlocks the thread. Raises :class:`NotAllowed` without moderator rights."""
+        ...
+
+    def create_thread(self, forum_id: int, subject: str, body: str) -> int:
+        """Opens a new thread in the forum (board) ``forum_id``; returns its thread id."""
+        ...
+
+    def send_pm(self, user: str, subject: str, body: str) -> SentMessage:
+        """Sends a private message and checks that the forum stored it.
+
+        Raises :class:`SendFailed` when the forum did not deliver it (full mailbox, unknown user, ...).
+        """
+        ...
+
+    def export_cursor(self) -> dict[str, Any]:
+        """The adapter's polling memory as plain JSON-able data (see the module docstring)."""
+        ...
+
+    def import_cursor(self, data: Mapping[str, Any]) -> None:
+        """Restores memory from :meth:`export_cursor`; data of another engine or version is ignored."""
+        ...
+
+    def close(self) -> None:
+        """Closes the HTTP connections."""
+        ...

@@ -1,0 +1,54 @@
+"""Typed errors of the forum layer, so the runtime can retry, wait or tell the organiser.
+
+Every error is a :class:`ForumError`; ``str(error)`` is a one-line message fit for a person (never a secret).
+"""
+
+from __future__ import annotations
+
+
+class ForumError(Exception):
+    """Base of every error the forum layer raises."""
+
+
+class AuthFailed(ForumError):
+    """The forum refused the login (wrong user name or password, banned or inactive account)."""
+
+
+class RateLimited(ForumError):
+    """The forum asked us to slow down. ``wait_seconds`` (float, seconds) is how long to wait before retrying."""
+
+    def __init__(self, message: str, wait_seconds: float):
+        super().__init__(message)
+        self.wait_seconds = float(wait_seconds)
+
+
+class NotFound(ForumError):
+    """The thread, post, forum, conversation or user does not exist (or is invisible to the judge's account)."""
+
+
+class NotAllowed(ForumError):
+    """The forum refused an action to the judge's account (lock without moderator rights, reply to a locked thread)."""
+
+
+class ForumDown(ForumError):
+    """The forum could not be reached or answered with server errors, after the retries."""
+
+
+class LayoutChanged(ForumError):
+    """A page did not have the shape the adapter expects: ``url`` of the page and ``missing``, what was not found."""
+
+    def __init__(self, url: str, missing: str):
+        super().__init__(f"the page {url} does not look as expected: {missing} not found (has the forum's markup changed?)")
+        self.url = url
+        self.missing = missing
+
+
+class SendFailed(ForumError):
+    """A private message (or post) was not delivered although the forum answered, e.g. a full mailbox.
+
+    ``reason`` is the forum's own explanation when it gave one.
+    """
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
