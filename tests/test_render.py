@@ -1,0 +1,105 @@
+"""Templates: every output of the engine renders in every locale and markup; user text is escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forumbot.render import LOCALES, MARKUPS, TEMPLATES, Renderer, escape
+from forumbot.replay import load_transcript, parse_transcript, replay
+
+EXAMPLE = Path(__file__).parent / "transcripts" / "sunlight_worked_example.yaml"
+
+
+def outputs():
+    """Outputs of games that touch every template: the worked example plus a game of rejections,
+    strikes, clue polls, organiser commands and dead players' posts."""
+    results = [replay(load_transcript(EXAMPLE))]
+    r1 = [[x, "投 A"] for x in "BCDEFG"] + [["A", "投 A B"], ["B", "投 C"]]
+    raw = {
+        "ruleset": "sunlight", "players": list("ABCDEFG"), "roles": {"C": "killer"}, "organisers": ["Org"],
+        "phases": [
+            {"messages": [["Z", "投 B"], ["Org", "投 B"], ["A", "hi"], ["A", "投 Q"], ["B", "杀 A"], ["A", "状态"], ["A", "帮助"]] + r1},
+            {"messages": [["B", "线索 2"], ["C", "线索 3"], ["D", "线索 9"], ["B", "线索 1"], ["B", "状态"], ["B", "帮助"]],
+             "posts": [["A", "遗书"], ["A", "again"]],
+             "organiser": [["Org", "延长 30分钟"], ["Org", "暂停"], ["Org", "继续"], ["Org", "替换 G Gina"], ["Org", "替换 B C"]]},
+            {"messages": [["C", "杀 C"], ["C", "杀 A"], ["C", "杀 B"], ["C", "杀 D"], ["C", "状态"], ["Gina", "帮助"]]},
+            {"messages": [["B", "投 B"], ["C", "投 E"], ["E", "投 C, F"], ["E", "投 F"], ["F", "投 C C"], ["F", "投 C E F"]],
+             "organiser": [["Org", "罚分 F 灌水"], ["F", "罚分 E 潜水"]]},
+        ],
+    }
+    results.append(replay(parse_transcript(raw)))
+    ended = {"ruleset": "sunlight", "players": list("ABCD"), "phases": [{"organiser": [["Org", "结束游戏"]]}]}
+    results.append(replay(parse_transcript(ended)))
+    for r in results:
+        for ph in r.phases:
+            yield from ph.step.replies
+            yield from ph.step.posts
+    yield from direct_outputs()
+
+
+def direct_outputs():
+    """Outputs a transcript cannot reach in order: commands while paused and after the end."""
+    from forumbot.engine.game import Game, Setup
+    from forumbot.engine.types import Deadline, Message
+
+    g = Game(Setup("sunlight", tuple("ABCD"), roles={"C": "killer"}, organisers=("Org",)))
+    steps = [g.start(), g.apply(Deadline(0))]
+    for sender, text in [("A", "罚分 B 潜水"), ("Org", "暂停"), ("A", "投 B"), ("Org", "继续")]:
+        steps.append(g.apply(Message(sender, text)))
+    steps.append(g.apply(Deadline(1)))  # nobody voted: warnings
+    steps.append(g.apply(Deadline(2)))  # kill round, nobody killed
+    steps.append(g.apply(Deadline(3)))  # second miss: suicides, game over
+    steps.append(g.apply(Message("A", "投 B")))
+    for s in steps:
+        yield from s.replies
+        yield from s.posts
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_every_output_renders(locale, markup):
+    renderer = Renderer(locale, markup)
+    keys = set()
+    for o in outputs():
+        text = renderer.render(o.key, o.data)
+        assert text.strip(), o.key
+        keys.add(o.key)
+    for key in keys:  # runtime context (deadlines) is optional in every template
+        assert renderer.render(key, next(o.data for o in outputs() if o.key == key), deadline="2026-12-01 20:00 CST")
+
+
+def test_every_template_is_used():
+    used = {o.key for o in outputs()}
+    files = {p.relative_to(TEMPLATES / "en").as_posix()[: -len(".j2")] for p in (TEMPLATES / "en").rglob("*.j2")}
+    assert files <= used
+
+
+def test_every_locale_has_the_same_templates():
+    names = {loc: sorted(p.relative_to(TEMPLATES / loc).as_posix() for p in (TEMPLATES / loc).rglob("*.j2")) for loc in LOCALES}
+    assert names["zh-Hans"] == names["en"] == names["zh-Hant"]
+
+
+def test_names_are_escaped_in_both_markups():
+    md = Renderer("en", "markdown").render("common/replaced", {"old": "**bold**", "new": "[b]x[/b]<script>", "seat": 1})
+    assert "**bold**" not in md and "\\*\\*bold\\*\\*" in md and "\\<script\\>" in md
+    bb = Renderer("en", "bbcode").render("common/replaced", {"old": "a", "new": "[url=http://x]y[/url]", "seat": 1})
+    assert "[url=" not in bb and "[b][\u200burl=http://x]y[\u200b/url][/b]" in bb
+
+
+def test_escape_keeps_plain_cjk_text():
+    assert escape("张三 李四", "markdown") == "张三 李四"
+    assert escape("张三", "bbcode") == "张三"
+
+
+def test_season_override_folder_wins(tmp_path):
+    (tmp_path / "en" / "common").mkdir(parents=True)
+    (tmp_path / "en" / "common" / "game_paused.j2").write_text("PAUSED BY US")
+    assert Renderer("en", "markdown", overrides=tmp_path).render("common/game_paused", {}) == "PAUSED BY US\n"
+    assert "paused" in Renderer("en", "markdown").render("common/game_paused", {})
+
+
+def test_unknown_locale_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown locale"):
+        Renderer("fr")
