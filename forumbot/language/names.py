@@ -96,11 +96,12 @@ def _name_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
 
 def _seat_at(ix: RosterIndex, s: str, pos: int) -> tuple[Found | None, int]:
     """A seat number at ``pos``: (Found for a seat in the roster, or None; end of the number text
-    or -1 when there is no number). A number must not run on into a Latin letter (2b is a name)."""
+    or -1 when there is no number). A bare number must not run on into a Latin letter (2b is a
+    name; 3号no.5 is two seats)."""
     m = _SEAT.match(s, pos)
     if not m:
         return None, -1
-    if m.end() < len(s) and "a" <= s[m.end()] <= "z":
+    if m.end() < len(s) and "a" <= s[m.end()] <= "z" and s[m.end() - 1].isdigit():
         return None, -1
     n = int(m.group(1)) if m.group(1) else cjk_int(m.group(2))
     if n is None or n not in ix.seats:

@@ -1,0 +1,154 @@
+"""Property tests (hypothesis) for the command parser."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import opencc
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from forumbot.language.parse import parse
+from forumbot.language.types import Command, ParseError, Roster
+
+ROSTER = Roster.of(
+    ["张三", "李四", "张三丰", "Big Bear", "王五", "王六", "Neo42", "劉備", "alice", "趙雲", "小红", "小虹"],
+    {"劉備": ["大耳"], "趙雲": ["子龙"], "alice": ["Ali"]},
+)
+SEATS = {e.seat for e in ROSTER.entries}
+_S2T = opencc.OpenCC("s2t")
+
+# Text made of the pieces commands are made of, so random messages reach deep into the parser.
+PIECES = [e.name for e in ROSTER.entries] + [
+    "投", "投票", "vote", "杀", "殺", "kill", "验", "查", "问", "救", "自己", "me", "接任", "线索", "clue",
+    "no clue", "状态", "help", "罚分", "潜水", "替换", "延长", "30分钟", "2h", "暂停", "继续", "结束游戏",
+    "end", "3号", "#5", "No.7", "15号", "三号", "0", "12", "号", " ", "，", ",", "、", ":", "：", "\n", "> ",
+    "[quote]", "[/quote]", "--\n", "——", "(shā)", "谢谢", "吧", "投降", "问题", "王七", "张叁", "小宏",
+    "ｖｏｔｅ", "３號", "【引用】", "\u3000", "a", "b", "ß", "İ", "\u0301", "\ufeff",
+]
+piece_text = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+any_text = st.one_of(st.text(max_size=300), piece_text, st.text(alphabet="投杀3号张三李四 ,、:", max_size=80))
+
+
+def _check_shape(result, seats):
+    assert isinstance(result, (Command, ParseError))
+    if isinstance(result, Command):
+        assert set(result.targets) <= seats
+        assert len(result.readings) == len(result.targets)
+    else:
+        assert set(result.candidates) <= seats
+
+
+@given(any_text, st.one_of(st.none(), st.integers(-3, 20)))
+@settings(max_examples=400, deadline=None)
+def test_never_raises_and_stays_in_roster(text, sender):
+    _check_shape(parse(text, ROSTER, sender_seat=sender), SEATS)
+
+
+@given(st.tuples(st.text(min_size=1, max_size=50) | piece_text, st.integers(100, 5000)).map(lambda x: x[0] * x[1]))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_very_long_input(text):
+    _check_shape(parse(text, ROSTER, sender_seat=1), SEATS)
+
+
+def test_very_long_input_is_bounded():
+    # a million characters of prose before a vote: parsed quickly, the vote is beyond the limit
+    assert parse("哈" * 1_000_000 + "投 张三", ROSTER) == ParseError("no_command")
+    assert parse("投 张三" + "哈" * 1_000_000, ROSTER) == Command("vote", (1,))
+
+
+@given(any_text)
+@settings(max_examples=200, deadline=None)
+def test_deterministic(text):
+    a, b = parse(text, ROSTER, sender_seat=2), parse(text, ROSTER, sender_seat=2)
+    assert a == b
+    if isinstance(a, Command):
+        assert a.readings == b.readings
+
+
+name_chars = st.sampled_from(list("张三李四王五六小红虹ab 1"))
+random_roster = st.lists(st.text(name_chars, min_size=1, max_size=4), min_size=1, max_size=8).map(
+    lambda names: Roster.of(names, {names[0]: ["ab"]})
+)
+
+
+roster_text = st.lists(
+    st.sampled_from(["投", "杀", "救自己", " ", "，", "、", "3号", "9号", "#0", "ab", "a"]) | name_chars, max_size=12
+).map("".join)
+
+
+@given(random_roster, roster_text)
+@settings(max_examples=300, deadline=None)
+def test_errors_only_name_roster_seats(roster, text):
+    # random rosters: duplicate names, names that are seat numbers, names one edit apart
+    result = parse(text, roster, sender_seat=1)
+    _check_shape(result, {e.seat for e in roster.entries})
+
+
+# --- round trip: a command built from roster names parses back to the same targets
+
+VERBS = {
+    "vote": ["投", "投票", "投票：", "vote", "Vote:", "##vote", "ｖｏｔｅ"],
+    "kill": ["杀", "殺", "kill"],
+    "check": ["验", "驗", "查", "check"],
+    "ask": ["问", "問", "ask"],
+    "save": ["救", "save"],
+    "successor": ["接任", "successor"],
+}
+SEPARATORS = ["，", ",", "、", "/", " ", ";", "；", "  ", ", ", "\u3000", ""]
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else ("\u3000" if c == " " else c) for c in text)
+
+
+def _ascii_alnum(c: str) -> bool:
+    # after width folding: a full-width ７ glued to a digit is still the number 77
+    c = unicodedata.normalize("NFKC", c)
+    return c.isascii() and c.isalnum()
+
+
+@st.composite
+def written_name(draw, seat):
+    entry = ROSTER.entries[seat - 1]
+    forms = [entry.name, *entry.aliases, f"{seat}号", f"#{seat}", f"No.{seat}", f"{seat}號", str(seat)]
+    form = draw(st.sampled_from(forms))
+    style = draw(st.sampled_from(["plain", "upper", "fullwidth", "traditional"]))
+    if style == "upper":
+        return form.upper()
+    if style == "fullwidth":
+        return _fullwidth(form)
+    if style == "traditional":
+        return _S2T.convert(form)
+    return form
+
+
+@st.composite
+def command_text(draw):
+    verb = draw(st.sampled_from(sorted(VERBS)))
+    keyword = draw(st.sampled_from(VERBS[verb]))
+    count = draw(st.integers(1, 3)) if verb == "vote" else 1
+    seats = draw(st.lists(st.sampled_from(sorted(SEATS)), min_size=count, max_size=count, unique=True))
+    parts = [draw(written_name(s)) for s in seats]
+    text = keyword
+    lead = draw(st.sampled_from(["", " ", "：", ": "]))
+    if not lead and (_ascii_alnum(keyword[-1]) or _ascii_alnum(parts[0][0])):
+        lead = " "
+    text += lead + parts[0]
+    for part in parts[1:]:
+        sep = draw(st.sampled_from(SEPARATORS))
+        if not sep and (_ascii_alnum(text[-1]) or _ascii_alnum(part[0]) or not text[-1].isalnum()):
+            sep = " "
+        text += sep + part
+    before = draw(st.sampled_from(["", "法官好，", "我", "今晚", "@法官 ", "> 投 李四\n", "[quote]杀 张三[/quote]"]))
+    after = draw(st.sampled_from(["", "，谢谢", " thanks", "吧", "。", "\n--\n投 王五", "\n\n-- \nsig"]))
+    text = before + text + after
+    if draw(st.booleans()):
+        text = _fullwidth(text)
+    return verb, tuple(seats), text
+
+
+@given(command_text())
+@settings(max_examples=500, deadline=None)
+def test_round_trip(case):
+    verb, seats, text = case
+    assert parse(text, ROSTER, sender_seat=2) == Command(verb, seats)
