@@ -142,8 +142,8 @@ class FlaskBBForum:
         for attempt in (1, 2):
             response = self.http.get(path)
             final = str(response.url)
-            if response.status_code == 404:
-                raise NotFound(f"{self._abs(path)} does not exist on the forum (HTTP 404)")
+            if response.status_code == 404 or pages.missing_object(response.text):
+                raise NotFound(f"{self._abs(path)} does not exist on the forum")
             if response.status_code == 403:
                 raise NotAllowed(f"the forum refuses {self._abs(path)} to {self.username!r} (HTTP 403)")
             if urlsplit(final).path.startswith("/auth/login"):
@@ -236,7 +236,7 @@ class FlaskBBForum:
         if not self._logged_in:
             self.login()
         answer = self.http.get(f"/post/{post_id}", follow=False)
-        if answer.status_code == 404:
+        if answer.status_code == 404 or pages.missing_object(answer.text):
             return 1
         location = answer.headers.get("location", "")
         if answer.status_code not in (301, 302, 303) or pages.thread_id_from_url(location) is None:
@@ -292,7 +292,7 @@ class FlaskBBForum:
         """Posts a reply; returns its post id. Raises NotFound, NotAllowed (locked thread) or SendFailed."""
         path = f"/topic/{int(thread_id)}/post/new"
         answer = self._submit(path, {"content": body, "submit": "Reply"}, form_path=path)
-        if answer.status_code == 404:
+        if answer.status_code == 404 or pages.missing_object(answer.text):
             raise NotFound(f"thread {thread_id} does not exist on {self.base_url}")
         post_id = pages.post_id_from_url(answer.headers.get("location", ""))
         if answer.status_code in (301, 302, 303) and post_id is not None:
@@ -306,7 +306,7 @@ class FlaskBBForum:
         """Opens a thread in board ``forum_id``; returns the thread id. Raises NotFound, NotAllowed or SendFailed."""
         path = f"/{int(forum_id)}/topic/new"
         answer = self._submit(path, {"title": subject, "content": body, "submit": "Post topic"}, form_path=path)
-        if answer.status_code == 404:
+        if answer.status_code == 404 or pages.missing_object(answer.text):
             raise NotFound(f"forum (board) {forum_id} does not exist on {self.base_url}")
         location = answer.headers.get("location", "")
         thread_id = pages.thread_id_from_url(location)
@@ -323,7 +323,7 @@ class FlaskBBForum:
             self.login()
         path = f"/post/{int(post_id)}/edit"
         first = self.http.get(path, follow=False)
-        if first.status_code == 404:
+        if first.status_code == 404 or pages.missing_object(first.text):
             raise NotFound(f"post {post_id} does not exist on {self.base_url}")
         location = first.headers.get("location", "")
         if "/auth/login" in location:
@@ -356,7 +356,7 @@ class FlaskBBForum:
     def _set_lock(self, thread_id: int, locked: bool) -> None:
         action = "lock" if locked else "unlock"
         answer = self._submit(f"/topic/{thread_id}/{action}", {}, form_path=f"/topic/{thread_id}")
-        if answer.status_code == 404:
+        if answer.status_code == 404 or pages.missing_object(answer.text):
             raise NotFound(f"thread {thread_id} does not exist on {self.base_url}")
         topic = self._topic_page(thread_id, 1)
         if topic.locked is not locked:

@@ -306,3 +306,16 @@ class FormPage:
 def parse_post_form(html: str, url: str) -> FormPage:
     """The editor page of a post or topic (``/post/N/edit``, ``/topic/N/edit``)."""
     return FormPage(common=parse_common(soup_of(html), url), values=form_values(html, url, "content"))
+
+
+def missing_object(html: str) -> str | None:
+    """FlaskBB answers a missing topic, post or forum with HTTP 200 and a bare "Unknown Error" page saying
+    "Could not load forum data" (or post data). Returns that sentence for such a page, else ``None``."""
+    if "Unknown Error" not in html[:400]:
+        return None
+    soup = soup_of(html)
+    title = soup.title.get_text(strip=True) if soup.title else ""
+    if "Unknown Error" not in title:
+        return None
+    text = soup.p.get_text(" ", strip=True) if soup.p else ""
+    return text if text.startswith("Could not load") else None

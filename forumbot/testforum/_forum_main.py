@@ -89,9 +89,11 @@ def _setup(spec: dict) -> dict:
     judge = spec["judge"]
     users[judge["name"]] = create_user(judge["name"], judge["password"], judge["email"], "admin").id
     for player in spec["players"]:
-        users[player["name"]] = create_user(
-            player["name"], player["password"], player["email"], "member"
-        ).id
+        user = create_user(player["name"], player["password"], player["email"], "member")
+        if player.get("signature"):
+            user.signature = player["signature"]
+            user.save()
+        users[player["name"]] = user.id
     category = Category(title=spec["category_title"], position=1)
     category.save()
     forum = Forum(title=spec["forum_title"], description="forumbot test forum", category_id=category.id)

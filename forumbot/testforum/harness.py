@@ -1,0 +1,233 @@
+"""Start and stop a real FlaskBB forum on 127.0.0.1 for the end-to-end tests and ``forumbot demo``.
+
+>>> with start_forum(players=["小明", "alice"]) as forum:          # doctest: +SKIP
+...     bot = forum.client()                                     # the judge's FlaskBBForum
+...     thread = bot.create_thread(forum.forum_id, "Day 1", "...")
+
+One forum = one server process (waitress, 4 threads) in the FlaskBB venv, one SQLite file copied from the
+cached template, a temporary instance directory (removed by :meth:`RunningForum.close`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from forumbot.testforum.venv import FORUM_MAIN, HarnessError, ensure_forum_python, ensure_template_db
+
+DEFAULT_PLAYERS = ("小明", "小红", "alice", "bob")
+_RUNNING: set[RunningForum] = set()
+
+
+@dataclass(frozen=True)
+class Account:
+    """A forum account: user name and password."""
+
+    name: str
+    password: str
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RunningForum:
+    """A started test forum. Use as a context manager, or call :meth:`close`.
+
+    Attributes: ``base_url`` (``http://127.0.0.1:PORT``), ``judge`` (:class:`Account`, an administrator),
+    ``players`` (name → :class:`Account`), ``forum_id`` (the game board), ``instance`` (its directory),
+    ``log_path`` (the server's output).
+    """
+
+    def __init__(self, instance: Path, spec: dict[str, Any], python: Path, keep: bool = False):
+        self.instance = instance
+        self._spec = spec
+        self._python = python
+        self._keep = keep
+        self._proc: subprocess.Popen[bytes] | None = None
+        self.port: int = spec["port"]
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.judge = Account(spec["judge"]["name"], spec["judge"]["password"])
+        self.players = {p["name"]: Account(p["name"], p["password"]) for p in spec["players"]}
+        self.log_path = instance / "server.log"
+        self.forum_id = 0
+        self.user_ids: dict[str, int] = {}
+
+    # -- process ---------------------------------------------------------------------------------------
+
+    def start(self, timeout_seconds: float = 60.0) -> None:
+        """Starts the server (setting the forum up on the first start) and waits until it answers."""
+        if self.running:
+            return
+        (self.instance / "harness.json").write_text(json.dumps(self._spec, ensure_ascii=False), "utf-8")
+        log = open(self.log_path, "ab")
+        self._proc = subprocess.Popen(
+            [str(self._python), str(FORUM_MAIN), "serve", str(self.instance)],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        log.close()
+        _RUNNING.add(self)
+        deadline = time.monotonic() + timeout_seconds
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise HarnessError(f"the test forum exited at start (code {self._proc.returncode}):\n{self.log_tail()}")
+            try:
+                if httpx.get(self.base_url + "/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        else:
+            self.stop()
+            raise HarnessError(f"the test forum did not answer within {timeout_seconds:.0f} s:\n{self.log_tail()}")
+        setup = json.loads((self.instance / "setup.json").read_text("utf-8"))
+        self.forum_id = setup["forum_id"]
+        self.user_ids = setup["users"]
+
+    def stop(self) -> None:
+        """Stops the server (the data stays; :meth:`start` serves it again on the same port)."""
+        proc, self._proc = self._proc, None
+        _RUNNING.discard(self)
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+    def restart(self, *, drop_sessions: bool = False) -> None:
+        """Stops and starts again; ``drop_sessions`` changes the secret key, which logs everybody out."""
+        self.stop()
+        if drop_sessions:
+            self._spec["secret_key"] = secrets.token_hex(16)
+        self.start()
+
+    @property
+    def running(self) -> bool:
+        """Whether the server process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def close(self) -> None:
+        """Stops the server and removes the instance directory (unless started with ``keep=True``)."""
+        self.stop()
+        if not self._keep:
+            shutil.rmtree(self.instance, ignore_errors=True)
+
+    def __enter__(self) -> RunningForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last lines of the server's output."""
+        try:
+            return "\n".join(self.log_path.read_text("utf-8", "replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    # -- helpers for tests and the demo ----------------------------------------------------------------
+
+    def client(self, name: str | None = None, **options: Any):
+        """A :class:`~forumbot.forums.flaskbb.FlaskBBForum` logged in lazily as the judge or player ``name``."""
+        from forumbot.forums.flaskbb import FlaskBBForum
+
+        account = self.judge if name is None or name == self.judge.name else self.players[name]
+        return FlaskBBForum(self.base_url, account.name, account.password, **options)
+
+    def _harness(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        answer = httpx.post(
+            f"{self.base_url}/_harness/{path}", json=payload, timeout=120,
+            headers={"X-Harness-Token": self._spec["harness_token"]},
+        )
+        if answer.status_code != 200:
+            raise HarnessError(f"seeding /_harness/{path} failed: HTTP {answer.status_code}\n{self.log_tail()}")
+        return answer.json()
+
+    def seed_posts(self, thread_id: int, posts: Sequence[tuple[str, str]]) -> list[int]:
+        """Adds posts ``(author, markdown)`` to a thread directly in the forum (fast); returns their ids."""
+        return self._harness("posts", {"topic_id": int(thread_id), "posts": [list(p) for p in posts]})["post_ids"]
+
+    def seed_conversations(self, sender: str, recipient: str, subject: str, message: str, count: int = 1) -> None:
+        """Stores ``count`` conversations from ``sender`` to ``recipient`` in both boxes (fills a quota fast)."""
+        self._harness(
+            "conversations",
+            {"from": sender, "to": recipient, "subject": subject, "message": message, "count": count},
+        )
+
+
+def start_forum(
+    players: Sequence[str] = DEFAULT_PLAYERS,
+    *,
+    judge: str = "法官",
+    quota: bool = False,
+    quota_size: int = 50,
+    posts_per_page: int = 10,
+    forum_title: str = "版杀",
+    port: int | None = None,
+    signatures: dict[str, str] | None = None,
+    keep: bool = False,
+) -> RunningForum:
+    """Creates and starts a fresh FlaskBB forum; returns it running (a context manager).
+
+    ``players``: user names (CJK welcome) of member accounts; ``judge``: the administrator account the bot
+    uses; ``quota``: whether the conversations plugin enforces ``quota_size`` conversations per box;
+    ``signatures``: player name → signature (Markdown) shown under their posts; ``keep``: leave the
+    instance directory on close.
+    Passwords are random (see ``RunningForum.judge`` / ``.players``). The first call on a machine builds
+    the FlaskBB venv (about 20 s, needs Python 3.12 and pip). Raises HarnessError.
+    """
+    python = ensure_forum_python()
+    template = ensure_template_db()
+    instance = Path(tempfile.mkdtemp(prefix="forumbot-forum-"))
+    shutil.copyfile(template, instance / "forum.sqlite")
+    spec = {
+        "port": port or free_port(),
+        "secret_key": secrets.token_hex(16),
+        "harness_token": secrets.token_hex(16),
+        "quota": quota,
+        "quota_size": quota_size,
+        "posts_per_page": posts_per_page,
+        "judge": {"name": judge, "password": secrets.token_urlsafe(12), "email": "judge@example.org"},
+        "players": [
+            {
+                "name": name,
+                "password": secrets.token_urlsafe(12),
+                "email": f"player{i}@example.org",
+                "signature": (signatures or {}).get(name, ""),
+            }
+            for i, name in enumerate(players, 1)
+        ],
+        "category_title": "Games",
+        "forum_title": forum_title,
+    }
+    forum = RunningForum(instance, spec, python, keep=keep)
+    try:
+        forum.start()
+    except BaseException:
+        forum.close()
+        raise
+    return forum
+
+
+@atexit.register
+def _stop_all() -> None:
+    for forum in list(_RUNNING):
+        forum.stop()
