@@ -256,3 +256,11 @@ def test_verb_inside_prose_word_counts_when_a_name_follows():
     roster = Roster.of(["降龙", "李四"])
     assert parse("投降龙", roster) == C("vote", 1)
     assert parse("我投降", roster) == E("no_command")
+
+
+def test_latin_names_and_numbers_are_whole_words():
+    roster = Roster.of(["bob"] + [f"p{i}" for i in range(2, 36)])
+    assert parse("vote bobby", roster) == E("unknown_name", "vote", "bobby")
+    assert parse("vote bob", roster) == C("vote", 1)
+    assert parse("投 35", roster) == C("vote", 35)
+    assert parse("投 3号5", roster) == C("vote", 3, 5)
