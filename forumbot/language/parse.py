@@ -152,7 +152,7 @@ def parse(text: str, roster: Roster, *, sender_seat: int | None = None) -> Comma
     characters and pinyin marks are handled). ``roster``: the players names are read against.
     ``sender_seat``: the sender's seat, for 自己 / me / myself (None: such words are unknown names).
 
-    Returns a :class:`Command` (targets are roster seats, in written order, without duplicates;
+    Returns a :class:`Command` (targets are roster seats, in written order, repeats kept;
     ``readings`` say how each was read) or a :class:`ParseError` with code no_command,
     unknown_name, ambiguous_name (``candidates``: roster seats), missing_target, bad_number or
     bad_argument. Never raises. The module docstring says which verb wins in a mixed message.

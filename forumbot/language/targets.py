@@ -133,7 +133,8 @@ def _check_overrun(ix: RosterIndex, s: str, exact: Found) -> Found:
 
 def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
               sender_seat: int | None, many: bool) -> list[Found] | Found | Unknown | None:
-    """Names from ``pos``: a list of Found (unambiguous, duplicates removed, in written order), or
+    """Names from ``pos``: a list of Found (unambiguous, in written order, repeats kept: whether a
+    repeated name is allowed is the rules engine's call), or
     the first problem: an ambiguous Found, an Unknown, or None when no name is written."""
     first = read_one(ix, s, pos, self_words, sender_seat)
     if not isinstance(first, Found) or len(first.seats) > 1:
@@ -159,5 +160,4 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
             return nxt
         out.append(nxt)
         end = nxt.end
-    seen: set[int] = set()
-    return [f for f in out if not (f.seats[0] in seen or seen.add(f.seats[0]))]
+    return out

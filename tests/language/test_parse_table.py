@@ -46,8 +46,8 @@ CASES = [
     ("vote for alice", C("vote", 9)),
     ("vote alice and big bear", C("vote", 9, 4)),
     ("VOTE ALICE; BIG BEAR", C("vote", 9, 4)),
-    ("投 张三 张三 李四", C("vote", 1, 2)),
-    ("投 张三 1号", C("vote", 1)),
+    ("投 张三 张三 李四", C("vote", 1, 1, 2)),  # repeats kept: the rules engine refuses them
+    ("投 张三 1号", C("vote", 1, 1)),
     ("法官好，我投3号，谢谢", C("vote", 3)),
     ("法官好，我投3号，因为他昨天一直在划水", C("vote", 3)),
     ("请问法官，我投3号", C("vote", 3)),
