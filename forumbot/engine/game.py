@@ -181,11 +181,11 @@ class Game:
 
     def reply(self, to: int | str, key: str, out: Step, /, **data: Any) -> None:
         """A private message to a seat (int) or an account (str)."""
-        out.replies.append(Reply(self.name(to) if isinstance(to, int) else to, key, data))
+        out.outputs.append(Reply(self.name(to) if isinstance(to, int) else to, key, data))
 
     def post(self, key: str, out: Step, /, **data: Any) -> None:
         """A post to the game thread."""
-        out.posts.append(Post(key, data))
+        out.outputs.append(Post(key, data))
 
     def read_as(self, cmd: Command) -> list[dict[str, str]]:
         """The typo corrections the parser made in ``cmd``, for the reply to say what it read."""

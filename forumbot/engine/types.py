@@ -63,17 +63,25 @@ class Post:
 
 @dataclass
 class Step:
-    """Everything one input produced, in order."""
+    """Everything one input produced: events, and the replies and posts in the order made."""
 
     events: list[Event] = field(default_factory=list)
-    replies: list[Reply] = field(default_factory=list)
-    posts: list[Post] = field(default_factory=list)
+    outputs: list[Reply | Post] = field(default_factory=list)
+
+    @property
+    def replies(self) -> list[Reply]:
+        """The private messages, in order."""
+        return [o for o in self.outputs if isinstance(o, Reply)]
+
+    @property
+    def posts(self) -> list[Post]:
+        """The thread posts, in order."""
+        return [o for o in self.outputs if isinstance(o, Post)]
 
     def extend(self, other: "Step") -> None:
-        """Append ``other``'s outputs after this step's."""
+        """Append ``other``'s events and outputs after this step's."""
         self.events += other.events
-        self.replies += other.replies
-        self.posts += other.posts
+        self.outputs += other.outputs
 
 
 @dataclass(frozen=True)

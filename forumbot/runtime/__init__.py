@@ -1,0 +1,1 @@
+"""The runtime: joins the pure engine to a forum, a database and a clock."""

@@ -1,0 +1,66 @@
+"""When phases end: durations, daily deadlines in the season's time zone (daylight saving included),
+reminders. Pure functions of the schedule and the times the runtime recorded; no clock is read here."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+_DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*d)?\s*(?:(\d+(?:\.\d+)?)\s*h)?\s*(?:(\d+(?:\.\d+)?)\s*m(?:in)?)?\s*(?:(\d+(?:\.\d+)?)\s*s)?\s*$")
+
+
+def parse_duration(text: str | int | float) -> timedelta:
+    """``"24h"``, ``"1d12h"``, ``"30m"``, ``"5s"``, ``"1h30m"`` or a number of seconds -> timedelta.
+
+    Raises ValueError naming the text for anything else (or for a zero or negative duration).
+    """
+    if isinstance(text, (int, float)):
+        seconds = float(text)
+    else:
+        m = _DURATION.match(text)
+        if not m or not any(m.groups()):
+            raise ValueError(f"{text!r} is not a duration; write e.g. 24h, 1d12h, 30m, 90s")
+        d, h, mi, s = (float(x) if x else 0.0 for x in m.groups())
+        seconds = d * 86400 + h * 3600 + mi * 60 + s
+    if seconds <= 0:
+        raise ValueError(f"{text!r}: a duration must be positive")
+    return timedelta(seconds=seconds)
+
+
+def next_daily(after: datetime, at: time, tz: ZoneInfo) -> datetime:
+    """The first instant strictly after ``after`` (aware) at local wall time ``at`` in ``tz``, in UTC.
+    A wall time skipped by a daylight-saving jump resolves as zoneinfo does (fold=0)."""
+    local = after.astimezone(tz)
+    candidate = datetime.combine(local.date(), at, tzinfo=tz)
+    while candidate.astimezone(ZoneInfo("UTC")) <= after:
+        candidate = datetime.combine(candidate.date() + timedelta(days=1), at, tzinfo=tz)
+    return candidate.astimezone(ZoneInfo("UTC"))
+
+
+def phase_deadline(
+    opened_at: datetime,
+    length: timedelta,
+    tz: ZoneInfo,
+    daily_at: time | None = None,
+    extra: timedelta = timedelta(0),
+) -> datetime:
+    """The deadline of a phase opened at ``opened_at`` (UTC, aware).
+
+    Without ``daily_at``: ``opened_at + length``. With it: the first local ``daily_at`` at least
+    ``length`` after opening (so "every day at 22:00, at least 12h" works across daylight saving).
+    ``extra`` (extensions by the organiser, time spent paused) is added at the end.
+    """
+    if daily_at is None:
+        return opened_at + length + extra
+    return next_daily(opened_at + length - timedelta(microseconds=1), daily_at, tz) + extra
+
+
+def format_local(when: datetime, tz: ZoneInfo, locale: str) -> str:
+    """A deadline as players read it: local date and time with the zone's abbreviation."""
+    local = when.astimezone(tz)
+    zone = local.tzname() or str(tz)
+    if locale == "en":
+        return local.strftime(f"%a %d %b %Y %H:%M:%S {zone}")
+    week = "一二三四五六日"[local.weekday()]
+    return local.strftime(f"%Y-%m-%d（周{week}）%H:%M:%S {zone}")
