@@ -1,0 +1,118 @@
+"""``forumbot forum-check CONFIG``: log in with the season's ``[forum]`` settings, read the thread and the inbox,
+and say what was found — or one paragraph on what is wrong. Posts nothing.
+
+Exit codes: 0 all good, 1 the forum refused or failed, 2 the settings are wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from forumbot.cli import app
+from forumbot.forums.errors import (
+    AuthFailed,
+    ForumDown,
+    ForumError,
+    LayoutChanged,
+    NotAllowed,
+    NotFound,
+    RateLimited,
+)
+from forumbot.forums.settings import ForumSettings, SettingsError, load_forum_settings, make_forum
+
+
+@app.command("forum-check")
+def forum_check(
+    config: Path = typer.Argument(..., help="The season TOML file; its [forum] table is used."),
+) -> None:
+    """Log in to the forum, read the game thread and the inbox, and report (posts nothing)."""
+    try:
+        settings, base_dir = load_forum_settings(config)
+        forum = make_forum(settings, base_dir)
+    except SettingsError as exc:
+        typer.echo(f"Forum settings problem: {exc}.", err=True)
+        raise typer.Exit(2) from None
+    try:
+        for line in _report(forum, settings):
+            typer.echo(line)
+    except ForumError as exc:
+        typer.echo(diagnose(exc, settings), err=True)
+        raise typer.Exit(1) from None
+    except Exception as exc:  # never a traceback for the organiser
+        typer.echo(f"Forum check failed unexpectedly ({type(exc).__name__}: {exc}). Please report this.", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        forum.close()
+
+
+def _report(forum, settings: ForumSettings):
+    forum.login()
+    yield f"Logged in to {settings.base_url} ({settings.engine}) as {forum.whoami()}."
+    if settings.thread_id is None:
+        yield "No thread_id set: the game thread was not read."
+    else:
+        posts = forum.thread_posts(settings.thread_id)
+        authors = {p.author for p in posts}
+        edited = sum(p.edited for p in posts)
+        yield f"Thread {settings.thread_id}: {len(posts)} posts by {len(authors)} users, {edited} edited."
+        if posts:
+            yield f"  first post {posts[0].post_id} by {posts[0].author} at {posts[0].time_utc:%Y-%m-%d %H:%M} UTC"
+            yield f"  last post {posts[-1].post_id} by {posts[-1].author} at {posts[-1].time_utc:%Y-%m-%d %H:%M} UTC:"
+            yield "    " + _short(posts[-1].text)
+    messages = forum.private_messages()
+    senders = {m.sender for m in messages}
+    yield f"Inbox: {len(messages)} private messages received from {len(senders)} users."
+    for message in messages[-3:]:
+        yield f"  {message.message_id} from {message.sender} at {message.time_utc:%Y-%m-%d %H:%M} UTC: {_short(message.subject)}"
+    usage = getattr(forum, "inbox_usage", None)
+    if usage is not None:
+        count, quota = usage()
+        if quota is None:
+            yield f"Mailbox: {count} conversations, no quota."
+        else:
+            yield f"Mailbox: {count} of {quota} conversations used."
+            if count is not None and count >= quota - 5:
+                yield "  WARNING: the mailbox is (nearly) full; FlaskBB refuses to send private messages from a full box."
+    if settings.forum_id is not None:
+        yield f"New threads will go to board {settings.forum_id} (not checked: that would mean posting)."
+    yield f"Writes are spaced at least {settings.min_write_interval_seconds:g} s apart; timeout {settings.timeout_seconds:g} s."
+
+
+def _short(text: str, limit: int = 70) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def diagnose(exc: ForumError, settings: ForumSettings) -> str:
+    """One paragraph for the organiser: what went wrong and what to check."""
+    where = settings.base_url
+    if isinstance(exc, AuthFailed):
+        return (
+            f"Login failed: {exc}. Check forum.username ({settings.username!r}) and the password in "
+            f"{_password_source(settings)}."
+        )
+    if isinstance(exc, ForumDown):
+        return f"Cannot reach the forum: {exc}. Check forum.base_url ({where}) and that the forum is running."
+    if isinstance(exc, RateLimited):
+        return f"The forum is rate limiting us: {exc}. Wait {exc.wait_seconds:.0f} s and try again."
+    if isinstance(exc, NotFound):
+        return (
+            f"Not found: {exc}. Check forum.thread_id ({settings.thread_id}) and that the thread is visible "
+            f"to {settings.username!r}."
+        )
+    if isinstance(exc, NotAllowed):
+        return f"The forum refused access: {exc}. Check the permissions of {settings.username!r}."
+    if isinstance(exc, LayoutChanged):
+        return (
+            f"The forum's pages are not what the {settings.engine} adapter expects: {exc}. Is {where} really a "
+            f"{settings.engine} forum of a supported version (FlaskBB 3.0 with the conversations plugin)?"
+        )
+    return f"The forum check failed: {exc}."
+
+
+def _password_source(settings: ForumSettings) -> str:
+    if settings.password_env:
+        return f"the environment variable {settings.password_env}"
+    return f"the secrets file {settings.password_file}"

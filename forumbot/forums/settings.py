@@ -1,0 +1,160 @@
+"""Forum settings (the ``[forum]`` table of a season TOML file) and the factory of adapters.
+
+The password is never in the season file: ``password_env`` names an environment variable holding it, or
+``password_file`` names a separate secrets file (a ``.toml`` file with ``password = "..."`` at the top or
+in a ``[forum]`` table, or any other file whose first line is the password). A relative
+``password_file`` is read from the season file's directory. The password is never logged or printed.
+
+Example::
+
+    [forum]
+    engine = "flaskbb"
+    base_url = "http://127.0.0.1:8080"
+    username = "法官"
+    password_env = "FORUMBOT_FORUM_PASSWORD"
+    thread_id = 12
+    forum_id = 2
+    min_write_interval_seconds = 15
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from forumbot.forums.base import Forum
+
+
+class SettingsError(ValueError):
+    """The forum settings are missing, malformed or point at a password that cannot be read."""
+
+
+class ForumSettings(BaseModel):
+    """How to reach the forum and which thread and board the season uses.
+
+    Times are in seconds. ``thread_id`` is the game thread (optional until it exists); ``forum_id`` the
+    board where the bot opens threads.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    engine: Literal["flaskbb"] = "flaskbb"
+    base_url: str
+    username: str = Field(min_length=1)
+    password_env: str | None = None
+    password_file: Path | None = None
+    thread_id: int | None = Field(default=None, gt=0)
+    forum_id: int | None = Field(default=None, gt=0)
+    min_write_interval_seconds: float = Field(default=0.0, ge=0)
+    timeout_seconds: float = Field(default=20.0, gt=0)
+    retries: int = Field(default=3, ge=0, le=10)
+    backoff_seconds: float = Field(default=0.5, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_password_here(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "password" in data:
+            raise ValueError(
+                "the [forum] table must not hold the password itself: name an environment variable with "
+                'password_env = "VARIABLE" or a separate secrets file with password_file = "path"'
+            )
+        return data
+
+    @model_validator(mode="after")
+    def _one_password_source(self) -> ForumSettings:
+        if (self.password_env is None) == (self.password_file is None):
+            raise ValueError("give exactly one of password_env (an environment variable) or password_file")
+        return self
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value.startswith(("http://", "https://")) or len(value.split("://", 1)[1]) == 0:
+            raise ValueError(f"base_url must start with http:// or https:// (got {value!r})")
+        return value
+
+    def password(self, base_dir: Path | None = None) -> str:
+        """Reads the password from the environment variable or secrets file. Raises SettingsError."""
+        if self.password_env is not None:
+            value = os.environ.get(self.password_env)
+            if not value:
+                raise SettingsError(
+                    f"the environment variable {self.password_env} (forum.password_env) is not set or empty; "
+                    "set it to the judge account's password"
+                )
+            return value
+        assert self.password_file is not None
+        path = self.password_file if self.password_file.is_absolute() else (base_dir or Path.cwd()) / self.password_file
+        try:
+            text = path.read_text("utf-8")
+        except OSError as exc:
+            raise SettingsError(f"cannot read the secrets file {path} (forum.password_file): {exc.strerror}") from None
+        if path.suffix == ".toml":
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise SettingsError(f"the secrets file {path} is not valid TOML: {exc}") from None
+            value = data.get("password", data.get("forum", {}).get("password"))
+            if not isinstance(value, str) or not value:
+                raise SettingsError(f'the secrets file {path} has no password = "..." (top level or [forum])')
+            return value
+        value = text.splitlines()[0].strip() if text.strip() else ""
+        if not value:
+            raise SettingsError(f"the secrets file {path} is empty")
+        return value
+
+
+def load_forum_settings(path: Path) -> tuple[ForumSettings, Path]:
+    """Reads the ``[forum]`` table of a season TOML file; returns it and the file's directory.
+
+    Raises SettingsError with a one-paragraph explanation (missing file, TOML syntax, invalid fields).
+    """
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path} is not valid TOML: {exc}") from None
+    table = data.get("forum")
+    if not isinstance(table, dict):
+        raise SettingsError(f"{path} has no [forum] table (engine, base_url, username, password_env, thread_id, ...)")
+    try:
+        settings = ForumSettings.model_validate(table)
+    except ValidationError as exc:
+        raise SettingsError(f"the [forum] table of {path} is not valid: {describe_validation(exc)}") from None
+    return settings, Path(path).resolve().parent
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """A pydantic error as one line per problem, ``forum.field: message`` (no input values: no secrets)."""
+    parts = []
+    for error in exc.errors(include_input=False, include_url=False):
+        where = ".".join(str(p) for p in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        parts.append(f"forum.{where}: {message}" if where else message)
+    return "; ".join(parts)
+
+
+def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
+    """The adapter for ``settings.engine`` (not logged in yet). Raises SettingsError if the password is missing."""
+    password = settings.password(base_dir)
+    if settings.engine == "flaskbb":
+        from forumbot.forums.flaskbb import FlaskBBForum
+
+        return FlaskBBForum(
+            settings.base_url,
+            settings.username,
+            password,
+            timeout_seconds=settings.timeout_seconds,
+            min_write_interval_seconds=settings.min_write_interval_seconds,
+            retries=settings.retries,
+            backoff_seconds=settings.backoff_seconds,
+        )
+    raise SettingsError(f"unknown forum engine {settings.engine!r}")  # pragma: no cover (Literal above)
