@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from forumbot.forums.errors import ForumDown, RateLimited
+from forumbot.forums.errors import ForumDown, ForumError, RateLimited
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ class Transport:
     ``timeout_seconds`` bounds every request; ``min_write_interval_seconds`` is the least time between the
     end of one write and the start of the next (the call sleeps); ``retries`` extra attempts are made on
     transient failures, waiting ``backoff_seconds`` × 2^n (at most ``max_backoff_seconds``) in between.
+    ``sleep``, ``clock`` and ``transport`` (an httpx transport) can be replaced in tests.
     """
 
     def __init__(
@@ -48,6 +49,7 @@ class Transport:
         max_backoff_seconds: float = 8.0,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        transport: httpx.BaseTransport | None = None,
     ):
         self.base_url = base_url.rstrip("/")
         self.min_write_interval_seconds = float(min_write_interval_seconds)
@@ -63,7 +65,8 @@ class Transport:
             timeout=httpx.Timeout(timeout_seconds),
             follow_redirects=False,
             headers={"User-Agent": USER_AGENT},
-            event_hooks={"request": [self._count]},
+            event_hooks={"request": [self._count], "response": []},
+            transport=transport,
         )
 
     def _count(self, request: httpx.Request) -> None:
@@ -122,6 +125,8 @@ class Transport:
                     "it may or may not have been done"
                 ) from exc
             raise _Transient(f"{type(exc).__name__}") from exc
+        except httpx.HTTPError as exc:  # redirect loops, bad URLs, undecodable bodies
+            raise ForumError(f"the forum at {self.base_url} gave an unusable answer to {path}: {exc}") from exc
         if response.status_code == 429:
             raise RateLimited(
                 f"the forum at {self.base_url} asks to slow down (HTTP 429)",
