@@ -206,6 +206,7 @@ class FlaskBBForum:
             page = self._locate(thread_id, after)
         found: list[ThreadPost] = []
         relocated = False
+        first = True  # the page that should hold ``after``: if it starts past it, posts were deleted
         while True:
             try:
                 topic = self._topic_page(thread_id, page)
@@ -214,9 +215,10 @@ class FlaskBBForum:
                     raise
                 page, relocated = self._locate(thread_id, after), True  # posts were deleted: pages moved
                 continue
-            if page > 1 and after and topic.posts[0].post_id > after and not found and not relocated:
+            if first and page > 1 and after and topic.posts[0].post_id > after and not relocated:
                 page, relocated = self._locate(thread_id, after), True
                 continue
+            first = False
             found.extend(p for p in topic.posts if p.post_id > after)
             if topic.page >= topic.last_page:
                 break

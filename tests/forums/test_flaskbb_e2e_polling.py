@@ -94,3 +94,13 @@ def test_two_threads_poll_independently(forum, judge):
     assert judge.thread_posts(one, last[one]) == []
     assert [p.text for p in judge.thread_posts(two, last[two])] == ["only in two"]
     assert judge.request_count - before == 2
+
+
+def test_new_posts_all_on_a_fresh_page(forum, judge):
+    thread = judge.create_thread(forum.forum_id, "整页", "第 0 楼")
+    forum.seed_posts(thread, [("alice", f"第 {i} 楼") for i in range(1, 20)])  # exactly 2 full pages
+    last = judge.thread_posts(thread)[-1].post_id
+    added = forum.seed_posts(thread, [("bob", f"new {i}") for i in range(5)])  # all on page 3
+    new, requests = _polled(judge, thread, last)
+    assert [p.post_id for p in new] == added
+    assert requests == 2  # page 2 (nothing new, but a page 3 now exists), page 3
