@@ -70,8 +70,11 @@ def test_every_output_renders(locale, markup):
         assert renderer.render(key, next(o.data for o in outputs() if o.key == key), deadline="2026-12-01 20:00 CST")
 
 
+RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed"}  # rendered by the runtime
+
+
 def test_every_template_is_used():
-    used = {o.key for o in outputs()}
+    used = {o.key for o in outputs()} | RUNTIME_TEMPLATES
     files = {p.relative_to(TEMPLATES / "en").as_posix()[: -len(".j2")] for p in (TEMPLATES / "en").rglob("*.j2")}
     assert files <= used
 
@@ -103,3 +106,12 @@ def test_season_override_folder_wins(tmp_path):
 def test_unknown_locale_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown locale"):
         Renderer("fr")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_runtime_templates_render(locale):
+    r = Renderer(locale, "bbcode")
+    assert "#3.1" in r.render("common/pm_subject", {"ref": "3.1"}, season="S")
+    assert r.render("common/reminder", {"phase": "vote", "round": 3}, deadline="D")
+    text = r.render("common/delivery_failed", {"recipient": "[b]x", "kind": "pm", "error": "full", "attempt": 1, "max_attempts": 5})
+    assert "[\u200bb]x" in text

@@ -1,0 +1,213 @@
+"""The season config: one TOML file per season, validated with pydantic.
+
+See ``config/sunlight.example.toml`` for a commented example and ``docs/config.md`` for every key.
+Errors name the key, the line and what is allowed (:class:`ConfigError`); the forum password is never
+in this file (``[forum]`` names an environment variable or a secrets file).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import datetime, time, timedelta
+from pathlib import Path
+from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from forumbot.engine.game import Game, Setup, SetupError
+from forumbot.forums.settings import ForumSettings
+from forumbot.runtime.schedule import parse_duration
+
+DEFAULT_MARKUP = {"flaskbb": "markdown", "discourse": "markdown", "nodebb": "markdown", "discuz": "bbcode", "phpbb": "bbcode"}
+
+
+class ConfigError(ValueError):
+    """The season file cannot be used; the message says where and what is allowed."""
+
+
+class Schedule(BaseModel):
+    """When phases open and close. Durations are strings such as "24h", "30m", "5s"."""
+
+    model_config = ConfigDict(extra="forbid")
+    start: datetime | None = Field(None, description="when the prologue opens, local time of the season's zone; none: when `run` first starts")
+    default: str = Field("24h", description="length of a phase whose kind has no entry in lengths")
+    lengths: dict[str, str] = Field(default_factory=dict, description="phase kind -> length (prologue, vote, kill, poll, night, ...)")
+    daily_deadline: time | None = Field(None, description="phases end at this local time, at least their length after opening")
+    reminders: list[str] = Field(default_factory=lambda: ["1h"], description="remind players who have not acted, this long before a deadline")
+    poll_interval: str = Field("60s", description="how often the forum is read")
+    grace: str = Field("5s", description="how long after a deadline the forum is read once more before the phase closes")
+    outage: str = Field("10m", description="a deadline handled later than this (the bot or forum was down) opens the next phase when it is handled")
+
+    @field_validator("default", "poll_interval", "grace", "outage")
+    @classmethod
+    def _duration(cls, v: str) -> str:
+        parse_duration(v)
+        return v
+
+    @field_validator("lengths")
+    @classmethod
+    def _lengths(cls, v: dict[str, str]) -> dict[str, str]:
+        for text in v.values():
+            parse_duration(text)
+        return v
+
+    @field_validator("reminders")
+    @classmethod
+    def _reminders(cls, v: list[str]) -> list[str]:
+        for text in v:
+            parse_duration(text)
+        return v
+
+    def length(self, kind: str) -> timedelta:
+        """The length of a phase of ``kind``."""
+        return parse_duration(self.lengths.get(kind, self.default))
+
+    def reminder_offsets(self) -> list[timedelta]:
+        """Reminder offsets before a deadline, longest first."""
+        return sorted((parse_duration(r) for r in self.reminders), reverse=True)
+
+
+class SeasonConfig(BaseModel):
+    """One season. ``path`` is where it was read from (relative paths are resolved from its folder)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, description="the season's name; also its key in the database")
+    ruleset: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    locale: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
+    markup: Literal["bbcode", "markdown"] | None = None
+    time_zone: str = "Asia/Shanghai"
+    seed: int | str | None = None
+    organisers: list[str] = Field(default_factory=list)
+    players: list[str] = Field(min_length=1)
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
+    roles: dict[str, str] | None = Field(None, description="a fixed draw (tests and demos); none: seeded draw")
+    templates: str | None = None
+    database: str | None = None
+    forum: ForumSettings
+    thread_subject: str | None = None
+    schedule: Schedule = Field(default_factory=Schedule)
+    path: Path | None = Field(None, exclude=True)
+
+    @field_validator("time_zone")
+    @classmethod
+    def _zone(cls, v: str) -> str:
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{v!r} is not a time zone name; write e.g. Asia/Shanghai, Asia/Taipei, Europe/London") from None
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "SeasonConfig":
+        for name in self.aliases:
+            if name not in self.players:
+                raise ValueError(f"aliases names {name!r}, who is not in players")
+        if self.forum.thread_id is None and self.forum.forum_id is None:
+            raise ValueError("[forum] needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
+        return self
+
+    # --- derived ----------------------------------------------------------------------------------
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.time_zone)
+
+    @property
+    def base_dir(self) -> Path:
+        return self.path.parent if self.path else Path.cwd()
+
+    @property
+    def effective_markup(self) -> str:
+        return self.markup or DEFAULT_MARKUP.get(self.forum.engine, "bbcode")
+
+    @property
+    def database_url(self) -> str:
+        if self.database:
+            return self.database
+        stem = self.path.stem if self.path else "season"
+        return f"sqlite:///{self.base_dir / (stem + '.db')}"
+
+    @property
+    def template_dir(self) -> str | None:
+        if not self.templates:
+            return None
+        p = Path(self.templates)
+        return str(p if p.is_absolute() else self.base_dir / p)
+
+    def setup(self, seed: str) -> Setup:
+        """The engine's :class:`Setup` with the season's stored ``seed``. The pseudo-account "@cli"
+        is an organiser: commands typed with ``forumbot organiser`` come from it."""
+        return Setup(
+            ruleset=self.ruleset, players=tuple(self.players), params=self.params, roles=self.roles,
+            seed=seed, organisers=tuple(self.organisers) + ("@cli",),
+            aliases={k: tuple(v) for k, v in self.aliases.items()},
+        )
+
+    def start_utc(self) -> datetime | None:
+        """The configured start as an aware UTC time (a naive start is local time of the season's zone)."""
+        if self.schedule.start is None:
+            return None
+        s = self.schedule.start
+        if s.tzinfo is None:
+            s = s.replace(tzinfo=self.tz)
+        return s.astimezone(ZoneInfo("UTC"))
+
+
+def load_config(path: str | Path) -> SeasonConfig:
+    """Read and validate a season file. Raises :class:`ConfigError` naming the key, the line and what
+    is allowed; also checks that the ruleset accepts the players, parameters and draw."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+    try:
+        config = SeasonConfig.model_validate({**data, "path": path.resolve()})
+    except ValidationError as exc:
+        lines = []
+        for e in exc.errors(include_url=False):
+            loc = [str(p) for p in e["loc"]]
+            line = locate(text, loc)
+            msg = e["msg"].removeprefix("Value error, ")
+            if e["type"] == "extra_forbidden":
+                msg = "unknown key (check its spelling; see docs/config.md for the keys allowed)"
+            elif e["type"] == "literal_error":
+                msg = msg.replace("Input should be", "allowed:")
+            where = ".".join(loc) or "(top level)"
+            lines.append(f"{path}{f' line {line}' if line else ''}: {where}: {msg}")
+        raise ConfigError("\n".join(lines)) from None
+    try:
+        Game(config.setup("check"))
+    except SetupError as exc:
+        keys = "ruleset" if "ruleset" in str(exc) else "params" if "parameters" in str(exc) else "players"
+        line = locate(text, [keys])
+        raise ConfigError(f"{path}{f' line {line}' if line else ''}: {keys}: {exc}") from None
+    return config
+
+
+def locate(text: str, loc: list[str]) -> int | None:
+    """The line (1-based) where the key ``loc`` (a path such as ["schedule", "lengths", "vote"]) is
+    written in the TOML ``text``, or of its nearest written parent; None if not found."""
+    lines = text.splitlines()
+    best: int | None = None
+    table: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        m = re.match(r"^\[+\s*([^\]]+?)\s*\]+", line)
+        if m:
+            table = [p.strip().strip('"') for p in m.group(1).split(".")]
+            if table == loc[: len(table)]:
+                best = number
+            continue
+        m = re.match(r'^("?)([^"=]+?)\1\s*=', line)
+        if m:
+            key = table + [p.strip().strip('"') for p in m.group(2).split(".")]
+            if key == loc[: len(key)]:
+                best = number
+    return best

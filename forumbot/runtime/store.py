@@ -1,0 +1,273 @@
+"""The season's database (SQLModel over SQLAlchemy: a SQLite file by default, any SQLAlchemy URL).
+
+Tables: ``season`` (one row a season), ``inbound`` (every private message and thread post read, stored
+before it is acted on), ``game_input`` (the ordered inputs the game is a function of), ``outbox`` (every
+post and private message to send, with an idempotency key) and ``cursor`` (polling positions). An input
+and the outbox rows it produced are written in one transaction, so a crash leaves either both or
+neither. The schema is created and upgraded by Alembic (:mod:`forumbot.migrations`).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, Iterable
+
+from sqlalchemy import UniqueConstraint, event
+from sqlalchemy.engine import Engine
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime) -> datetime:
+    """SQLite gives back naive datetimes: they are UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+class SeasonRow(SQLModel, table=True):
+    __tablename__ = "season"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    seed: str
+    thread_id: int | None = None
+    setup_json: str = "{}"
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class InboundRow(SQLModel, table=True):
+    """A message or post as read from the forum (or an organiser command from the CLI)."""
+
+    __tablename__ = "inbound"
+    __table_args__ = (UniqueConstraint("season_id", "source", "forum_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(index=True)
+    source: str  # "pm" | "thread" | "cli"
+    forum_id: int
+    sender: str
+    sent_at: datetime
+    subject: str = ""
+    text: str
+    edited: bool = False
+    stored_at: datetime = Field(default_factory=utcnow)
+    input_seq: int | None = Field(default=None, index=True)
+
+
+class InputRow(SQLModel, table=True):
+    """One input of the game, in order: "start", "message" (an inbound row) or "deadline"."""
+
+    __tablename__ = "game_input"
+    season_id: int = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    kind: str
+    at: datetime
+    inbound_id: int | None = None
+    phase_id: int | None = None
+    opened_at: datetime | None = None  # a deadline handled after an outage: when the next phase opened
+
+
+class OutboxRow(SQLModel, table=True):
+    """A post, private message or new thread to send. ``status``: pending, sending (an attempt may or
+    may not have reached the forum: verify before retrying), sent, failed, note (not for the forum)."""
+
+    __tablename__ = "outbox"
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(index=True)
+    key: str = Field(unique=True)
+    kind: str  # "post" | "pm" | "thread" | "note"
+    template: str = ""
+    recipient: str | None = None
+    subject: str = ""
+    body: str
+    status: str = Field(default="pending", index=True)
+    forum_ref: int | None = None
+    attempts: int = 0
+    last_error: str | None = None
+    created_at: datetime = Field(default_factory=utcnow)
+    last_attempt_at: datetime | None = None
+    sent_at: datetime | None = None
+
+
+class CursorRow(SQLModel, table=True):
+    __tablename__ = "cursor"
+    season_id: int = Field(primary_key=True)
+    name: str = Field(primary_key=True)
+    value: str
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout so the CLI can
+    write organiser commands while the bot runs."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(conn, _record):  # pragma: no cover - trivial
+            cur = conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Access to one season's rows. Methods that write commit before they return."""
+
+    def __init__(self, engine: Engine, season_id: int) -> None:
+        self.engine = engine
+        self.season_id = season_id
+
+    # --- season ---------------------------------------------------------------------------------------
+    @staticmethod
+    def open_season(engine: Engine, name: str, seed: str, setup: dict[str, Any]) -> "Store":
+        """The store of season ``name``, created with ``seed`` and ``setup`` if new."""
+        with Session(engine, expire_on_commit=False) as s:
+            row = s.exec(select(SeasonRow).where(SeasonRow.name == name)).first()
+            if row is None:
+                row = SeasonRow(name=name, seed=seed, setup_json=json.dumps(setup, ensure_ascii=False, sort_keys=True))
+                s.add(row)
+                s.commit()
+                s.refresh(row)
+            return Store(engine, row.id)
+
+    @staticmethod
+    def find_season(engine: Engine, name: str) -> "Store | None":
+        with Session(engine, expire_on_commit=False) as s:
+            row = s.exec(select(SeasonRow).where(SeasonRow.name == name)).first()
+            return Store(engine, row.id) if row else None
+
+    def season(self) -> SeasonRow:
+        with Session(self.engine, expire_on_commit=False) as s:
+            return s.get(SeasonRow, self.season_id)
+
+    def set_thread(self, thread_id: int) -> None:
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(SeasonRow, self.season_id)
+            row.thread_id = thread_id
+            s.add(row)
+            s.commit()
+
+    # --- inbound --------------------------------------------------------------------------------------
+    def store_inbound(self, rows: Iterable[InboundRow], cursors: dict[str, Any]) -> int:
+        """Store newly read messages (duplicates by (source, forum_id) are skipped) and the polling
+        cursors, in one transaction; returns how many were new."""
+        new = 0
+        with Session(self.engine, expire_on_commit=False) as s:
+            for row in rows:
+                exists = s.exec(
+                    select(InboundRow.id).where(
+                        InboundRow.season_id == self.season_id, InboundRow.source == row.source,
+                        InboundRow.forum_id == row.forum_id,
+                    )
+                ).first()
+                if exists is None:
+                    row.season_id = self.season_id
+                    s.add(row)
+                    new += 1
+            for name, value in cursors.items():
+                self._put_cursor(s, name, value)
+            s.commit()
+        return new
+
+    def next_cli_id(self) -> int:
+        with Session(self.engine, expire_on_commit=False) as s:
+            rows = s.exec(select(InboundRow.forum_id).where(InboundRow.season_id == self.season_id, InboundRow.source == "cli")).all()
+            return max(rows, default=0) + 1
+
+    def unapplied(self) -> list[InboundRow]:
+        """Inbound rows not yet applied, in the order they are applied: forum time, then id."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            rows = s.exec(
+                select(InboundRow).where(InboundRow.season_id == self.season_id, InboundRow.input_seq == None)  # noqa: E711
+            ).all()
+        for r in rows:
+            r.sent_at = aware(r.sent_at)
+        return sorted(rows, key=lambda r: (r.sent_at, r.id))
+
+    def inbound(self, inbound_id: int) -> InboundRow:
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(InboundRow, inbound_id)
+            row.sent_at = aware(row.sent_at)
+            return row
+
+    # --- inputs ---------------------------------------------------------------------------------------
+    def inputs(self) -> list[tuple[InputRow, InboundRow | None]]:
+        """Every input in order, with its inbound row."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            rows = s.exec(select(InputRow).where(InputRow.season_id == self.season_id).order_by(InputRow.seq)).all()
+            out = []
+            for r in rows:
+                r.at = aware(r.at)
+                inbound = s.get(InboundRow, r.inbound_id) if r.inbound_id is not None else None
+                if inbound is not None:
+                    inbound.sent_at = aware(inbound.sent_at)
+                out.append((r, inbound))
+            return out
+
+    def commit_input(self, row: InputRow, outbox: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
+        """Append one input, mark its inbound row applied, and queue its outbox rows: one transaction."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            row.season_id = self.season_id
+            s.add(row)
+            if row.inbound_id is not None:
+                inbound = s.get(InboundRow, row.inbound_id)
+                inbound.input_seq = row.seq
+                s.add(inbound)
+            for o in outbox:
+                o.season_id = self.season_id
+                s.add(o)
+            for name, value in (cursors or {}).items():
+                self._put_cursor(s, name, value)
+            s.commit()
+
+    # --- outbox ---------------------------------------------------------------------------------------
+    def queue(self, rows: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
+        """Queue rows not tied to an input (reminders, delivery reports); keys already queued are skipped."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            for o in rows:
+                if s.exec(select(OutboxRow.id).where(OutboxRow.key == o.key)).first() is None:
+                    o.season_id = self.season_id
+                    s.add(o)
+            for name, value in (cursors or {}).items():
+                self._put_cursor(s, name, value)
+            s.commit()
+
+    def outbox(self, statuses: tuple[str, ...] | None = None) -> list[OutboxRow]:
+        """Outbox rows in delivery order (optionally only those with one of ``statuses``)."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            q = select(OutboxRow).where(OutboxRow.season_id == self.season_id)
+            if statuses:
+                q = q.where(OutboxRow.status.in_(statuses))
+            return list(s.exec(q.order_by(OutboxRow.id)).all())
+
+    def update_outbox(self, row_id: int, **values: Any) -> None:
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(OutboxRow, row_id)
+            for k, v in values.items():
+                setattr(row, k, v)
+            s.add(row)
+            s.commit()
+
+    # --- cursors --------------------------------------------------------------------------------------
+    def cursor(self, name: str, default: Any = None) -> Any:
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(CursorRow, (self.season_id, name))
+            return json.loads(row.value) if row else default
+
+    def set_cursor(self, name: str, value: Any) -> None:
+        with Session(self.engine, expire_on_commit=False) as s:
+            self._put_cursor(s, name, value)
+            s.commit()
+
+    def _put_cursor(self, s: Session, name: str, value: Any) -> None:
+        row = s.get(CursorRow, (self.season_id, name))
+        text = json.dumps(value, ensure_ascii=False, default=str)
+        if row is None:
+            s.add(CursorRow(season_id=self.season_id, name=name, value=text))
+        else:
+            row.value = text
+            s.add(row)
