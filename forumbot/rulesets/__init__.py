@@ -1,3 +1,4 @@
 """The built-in rulesets, one module each; importing this package registers them."""
 
 from forumbot.rulesets import sunlight  # noqa: F401
+from forumbot.rulesets import killer_club  # noqa: F401
