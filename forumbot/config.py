@@ -35,6 +35,7 @@ class Schedule(BaseModel):
     default: str = Field("24h", description="length of a phase whose kind has no entry in lengths")
     lengths: dict[str, str] = Field(default_factory=dict, description="phase kind -> length (prologue, vote, kill, poll, night, ...)")
     daily_deadline: time | None = Field(None, description="phases end at this local time, at least their length after opening")
+    exact_kinds: list[str] = Field(default_factory=lambda: ["poll"], description="phase kinds that end exactly their length after opening, whatever daily_deadline says")
     reminders: list[str] = Field(default_factory=lambda: ["1h"], description="remind players who have not acted, this long before a deadline")
     poll_interval: str = Field("60s", description="how often the forum is read")
     grace: str = Field("5s", description="how long after a deadline the forum is read once more before the phase closes")
@@ -63,6 +64,10 @@ class Schedule(BaseModel):
     def length(self, kind: str) -> timedelta:
         """The length of a phase of ``kind``."""
         return parse_duration(self.lengths.get(kind, self.default))
+
+    def daily_at(self, kind: str) -> time | None:
+        """The local time a phase of ``kind`` ends at, if deadlines are daily for it."""
+        return None if kind in self.exact_kinds else self.daily_deadline
 
     def reminder_offsets(self) -> list[timedelta]:
         """Reminder offsets before a deadline, longest first."""

@@ -151,6 +151,14 @@ class Forum(Protocol):
         """
         ...
 
+    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
+        """The newest private message the judge sent to ``user`` with exactly ``subject``, or None.
+
+        Used after a crash or a dropped connection to learn whether a send reached the forum before
+        sending again; the runtime makes every subject unique. Looks at the newest sent messages only.
+        """
+        ...
+
     def export_cursor(self) -> dict[str, Any]:
         """The adapter's polling memory as plain JSON-able data (see the module docstring)."""
         ...

@@ -383,6 +383,16 @@ class FlaskBBForum:
             raise SendFailed(f"the conversation with {user!r} holds no message from {self._user!r}")
         return SentMessage(mine[-1].message_id, row.conversation_id, user, mine[-1].time_utc)
 
+    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
+        """Looks in the first page of the sent box for a conversation with ``user`` and ``subject``."""
+        sent = self._page("/conversations/sent", pages.parse_inbox)
+        row = next((r for r in sent.rows if r.to_user == user and r.subject == subject), None)
+        if row is None:
+            return None
+        conv = self._page(f"/conversations/{row.conversation_id}/view", pages.parse_conversation)
+        mine = [m for m in conv.messages if m.author == self._user]
+        return SentMessage(mine[-1].message_id, row.conversation_id, user, mine[-1].time_utc) if mine else None
+
     # -- cursor ----------------------------------------------------------------------------------------
 
     def export_cursor(self) -> dict[str, Any]:

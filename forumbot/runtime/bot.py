@@ -105,7 +105,7 @@ class Bot:
             return None
         sch = self.config.schedule
         return phase_deadline(
-            t.opened_at[g.phase.id], sch.length(g.phase.kind), self.config.tz, sch.daily_deadline,
+            t.opened_at[g.phase.id], sch.length(g.phase.kind), self.config.tz, sch.daily_at(g.phase.kind),
             t.extra.get(g.phase.id, timedelta(0)),
         )
 

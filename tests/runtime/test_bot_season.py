@@ -159,3 +159,69 @@ def test_long_outage_opens_the_next_phase_when_handled(tmp_path):
     assert s.bot.deadline() == s.clock.now + timedelta(hours=1)
     s.restart()
     assert s.bot.deadline() == s.clock.now + timedelta(hours=1)
+
+
+class Crash(BaseException):
+    """The process dies here (SIGKILL): nothing after this line runs."""
+
+
+def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch):
+    """Crashes at random instants inside a cycle: before or after a forum write takes effect, before
+    or after a database commit. Restarted each time, the season sends exactly what a calm one sends."""
+    from forumbot.runtime import store as store_mod
+
+    (tmp_path / "calm").mkdir()
+    (tmp_path / "crashy").mkdir()
+    calm = make_season(tmp_path / "calm", PLAYERS, {"C": "killer"})
+    play_phases(calm, example_phases())
+
+    rng = random.Random(11)
+    crashes = []
+    crashy = make_season(tmp_path / "crashy", PLAYERS, {"C": "killer"})
+    forum = crashy.forum
+
+    def maybe(where):
+        if rng.random() < 0.08:
+            crashes.append(where)
+            raise Crash(where)
+
+    for name in ("send_pm", "reply", "create_thread", "private_messages", "thread_posts", "find_sent_pm"):
+        original = getattr(forum, name)
+
+        def wrapped(*a, _original=original, _name=name, **k):
+            maybe(f"before {_name}")
+            result = _original(*a, **k)
+            maybe(f"after {_name}")
+            return result
+
+        monkeypatch.setattr(forum, name, wrapped)
+    for name in ("commit_input", "store_inbound", "update_outbox", "queue", "set_cursor"):
+        original = getattr(store_mod.Store, name)
+
+        def wrapped(self, *a, _original=original, _name=name, **k):
+            maybe(f"before {_name}")
+            result = _original(self, *a, **k)
+            maybe(f"after {_name}")
+            return result
+
+        monkeypatch.setattr(store_mod.Store, name, wrapped)
+
+    def crash_safe_cycle(season, step):
+        pass
+
+    original_cycle = crashy.bot.cycle.__func__
+
+    def cycle_until_done(self):
+        while True:
+            try:
+                original_cycle(self)
+                return
+            except Crash:
+                crashy.restart()
+                self = crashy.bot
+
+    monkeypatch.setattr(type(crashy.bot), "cycle", cycle_until_done)
+    play_phases(crashy, example_phases())
+    assert len(crashes) >= 20, crashes
+    assert crashy.posts() == calm.posts()
+    assert crashy.pms() == calm.pms()

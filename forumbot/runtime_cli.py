@@ -1,0 +1,154 @@
+"""Season commands: ``init``, ``check``, ``run``, ``status``, ``organiser``."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import typer
+
+from forumbot.cli import app
+from forumbot.config import ConfigError, SeasonConfig, load_config
+from forumbot.engine.ruleset import ruleset_ids
+from forumbot.forums.errors import ForumError
+from forumbot.forums.settings import SettingsError, make_forum
+from forumbot.runtime.schedule import format_local
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "config"
+
+
+def setup_logging(level: str = "INFO") -> None:
+    """Plain log lines, one per action, on stderr. No secrets and no roles at INFO."""
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    for noisy in ("apscheduler", "httpx", "httpcore", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def _load(path: Path) -> SeasonConfig:
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _bot(config: SeasonConfig, forum=None):
+    from forumbot.runtime.bot import Bot
+
+    try:
+        return Bot(config, forum)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+@app.command("init")
+def init(
+    path: Path = typer.Argument(Path("season.toml"), help="where to write the new season file"),
+    ruleset: str = typer.Option("sunlight", help=f"one of: {', '.join(ruleset_ids())}"),
+) -> None:
+    """Write a commented starting season file for RULESET."""
+    source = EXAMPLES / f"{ruleset}.example.toml"
+    if not source.exists():
+        typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
+        raise typer.Exit(2)
+    if path.exists():
+        typer.echo(f"error: {path} exists; choose another path", err=True)
+        raise typer.Exit(2)
+    shutil.copyfile(source, path)
+    typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")
+
+
+@app.command("check")
+def check(
+    config: Path = typer.Argument(..., help="the season file"),
+    forum: bool = typer.Option(False, "--forum", help="also log in to the forum and read the thread and inbox"),
+) -> None:
+    """Validate a season file (and, with --forum, the forum settings against the live forum)."""
+    c = _load(config)
+    start = c.start_utc()
+    typer.echo(f"{config}: ok — season {c.name!r}, ruleset {c.ruleset}, {len(c.players)} players, "
+               f"locale {c.locale}, markup {c.effective_markup}, time zone {c.time_zone}")
+    typer.echo(f"  start: {format_local(start, c.tz, 'en') if start else 'when `forumbot run` first starts'}; "
+               f"phase lengths: default {c.schedule.default}" + "".join(f", {k} {v}" for k, v in c.schedule.lengths.items())
+               + (f"; deadlines at {c.schedule.daily_deadline} local" if c.schedule.daily_deadline else ""))
+    typer.echo(f"  database: {c.database_url.split('@')[-1]}")
+    if forum:
+        from forumbot.forums.check import _report, diagnose
+
+        try:
+            f = make_forum(c.forum, c.base_dir)
+        except SettingsError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            for line in _report(f, c.forum):
+                typer.echo(line)
+        except ForumError as exc:
+            typer.echo(diagnose(exc, c.forum), err=True)
+            raise typer.Exit(1) from None
+
+
+@app.command("run")
+def run(
+    config: Path = typer.Argument(..., help="the season file"),
+    log_level: str = typer.Option("INFO", help="DEBUG shows more (including private details); INFO is safe to share"),
+) -> None:
+    """Run the season until the game is over and every post and private message is delivered."""
+    from forumbot.runtime.runner import run_bot
+
+    setup_logging(log_level)
+    c = _load(config)
+    try:
+        f = make_forum(c.forum, c.base_dir)
+    except SettingsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    run_bot(_bot(c, f))
+
+
+@app.command("status")
+def status(config: Path = typer.Argument(..., help="the season file")) -> None:
+    """The phase, the deadline, who has and has not acted (for the organiser's eyes), the outbox."""
+    c = _load(config)
+    bot = _bot(c)
+    g = bot.game
+    if not bot.started:
+        typer.echo(f"season {c.name!r}: not started")
+        return
+    dl = bot.deadline()
+    typer.echo(f"season {c.name!r}: {'over, winner ' + str(g.winner) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
+               + (" — PAUSED" if bot.timing.paused_since else ""))
+    if dl:
+        typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
+    if not g.finished:
+        pending = set(g.ruleset.pending())
+        typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
+        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s not in pending) or 'nobody'}")
+    rows = bot.store.outbox()
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for r in rows:
+        if r.status in ("failed", "sending"):
+            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {r.attempts} attempts: {r.last_error or ''}")
+    for r in [r for r in rows if r.status == "note"][-5:]:
+        typer.echo(f"  answer to the command line: {r.body.strip()}")
+
+
+@app.command("organiser")
+def organiser(
+    config: Path = typer.Argument(..., help="the season file"),
+    command: list[str] = typer.Argument(..., help='e.g. penalty 张三 lurking | replace 张三 新账号 | extend 2h | pause | resume | end'),
+) -> None:
+    """Give an organiser command; the running bot applies it in order and logs it in the game's events."""
+    c = _load(config)
+    bot = _bot(c)
+    bot.organiser_command(" ".join(command))
+    typer.echo(f"stored at {datetime.now(UTC):%H:%M:%S} UTC; the bot applies it at its next cycle "
+               "(`forumbot status` shows the answer)")

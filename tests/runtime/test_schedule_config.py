@@ -1,0 +1,95 @@
+"""Schedules (daily deadlines across daylight saving) and season files (errors name key and line)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from forumbot.cli import app
+from forumbot.config import ConfigError, load_config
+from forumbot.runtime.schedule import parse_duration, phase_deadline
+
+EXAMPLE = Path(__file__).parent.parent.parent / "config" / "sunlight.example.toml"
+
+
+@pytest.mark.parametrize("text,seconds", [("24h", 86400), ("1d12h", 129600), ("30m", 1800), ("90s", 90), ("1h30m", 5400), (5, 5)])
+def test_durations(text, seconds):
+    assert parse_duration(text) == timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("text", ["", "abc", "0s", "-5", "10x"])
+def test_bad_durations(text):
+    with pytest.raises(ValueError):
+        parse_duration(text)
+
+
+def test_daily_deadline_keeps_local_time_across_daylight_saving():
+    london = ZoneInfo("Europe/London")
+    # 2026-10-25: British Summer Time ends (01:00 UTC). A phase opened on the 24th at 22:00 BST (21:00 UTC).
+    opened = datetime(2026, 10, 24, 21, 0, tzinfo=UTC)
+    dl = phase_deadline(opened, timedelta(hours=20), london, time(22, 0))
+    assert dl.astimezone(london).hour == 22 and dl == datetime(2026, 10, 25, 22, 0, tzinfo=UTC)
+    assert dl - opened == timedelta(hours=25)  # a 25-hour day
+
+
+def test_daily_deadline_at_least_the_length_after_opening():
+    tz = ZoneInfo("Asia/Shanghai")
+    opened = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # 20:00 local
+    assert phase_deadline(opened, timedelta(hours=20), tz, time(22, 0)) == datetime(2026, 12, 3, 14, 0, tzinfo=UTC)
+    assert phase_deadline(opened, timedelta(hours=1), tz, time(22, 0)) == datetime(2026, 12, 2, 14, 0, tzinfo=UTC)
+
+
+def test_example_config_is_valid():
+    c = load_config(EXAMPLE)
+    assert c.ruleset == "sunlight" and len(c.players) == 19
+    assert c.schedule.daily_at("poll") is None and c.schedule.daily_at("vote") == time(22, 0)
+
+
+def write(tmp_path, text):
+    p = tmp_path / "s.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+BASE = '''name = "x"
+ruleset = "sunlight"
+players = ["A", "B", "C", "D"]
+[forum]
+base_url = "http://127.0.0.1:1"
+username = "j"
+password_env = "P"
+forum_id = 1
+'''
+
+
+def test_error_names_key_line_and_what_is_allowed(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE + '[schedule]\ndefault = "soon"\n'))
+    assert "line 10" in str(e.value) and "schedule.default" in str(e.value) and "24h" in str(e.value)
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE.replace('ruleset = "sunlight"', 'ruleset = "sunlight"\nlocale = "fr"')))
+    assert "line 3" in str(e.value) and "locale" in str(e.value) and "zh-Hans" in str(e.value)
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE + "[params]\nwin_threshold = 3\n"))
+    assert "win_threshold" in str(e.value)
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE.replace('password_env = "P"', 'password = "hunter2"')))
+    assert "hunter2" not in str(e.value) and "password_env" in str(e.value)
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE + 'time_zone = "Mars/Base"\n'.replace("time_zone", "[x]\ny")))
+    assert "unknown key" in str(e.value)
+
+
+def test_cli_check_and_init(tmp_path):
+    runner = CliRunner()
+    ok = runner.invoke(app, ["check", str(EXAMPLE)])
+    assert ok.exit_code == 0 and "ruleset sunlight" in ok.output
+    bad = runner.invoke(app, ["check", str(write(tmp_path, BASE + "[schedule]\nbogus = 1\n"))])
+    assert bad.exit_code == 2 and "schedule.bogus" in bad.output and "Traceback" not in bad.output
+    target = tmp_path / "new.toml"
+    made = runner.invoke(app, ["init", str(target), "--ruleset", "sunlight"])
+    assert made.exit_code == 0 and target.read_text(encoding="utf-8") == EXAMPLE.read_text(encoding="utf-8")
