@@ -10,6 +10,7 @@ from forumbot.render import LOCALES, MARKUPS, TEMPLATES, Renderer, escape
 from forumbot.replay import load_transcript, parse_transcript, replay
 
 EXAMPLE = Path(__file__).parent / "transcripts" / "sunlight_worked_example.yaml"
+KILLER_CLUB = Path(__file__).parent / "transcripts" / "killer_club_full_game.yaml"
 
 
 def outputs():
@@ -32,11 +33,49 @@ def outputs():
     results.append(replay(parse_transcript(raw)))
     ended = {"ruleset": "sunlight", "players": list("ABCD"), "phases": [{"organiser": [["Org", "结束游戏"]]}]}
     results.append(replay(parse_transcript(ended)))
+    results += killer_club_results()
     for r in results:
         for ph in r.phases:
             yield from ph.step.replies
             yield from ph.step.posts
     yield from direct_outputs()
+
+
+def killer_club_results():
+    """killer_club: the full game, a game of rejections, help and status in every phase kind, the
+    victim's choice changed, an organiser's end; and a thread-vote game whose last tie is drawn."""
+    results = [replay(load_transcript(KILLER_CLUB))]
+    night = [["G", "殺 A"], ["A", "殺 C D"], ["C", "驗 C"], ["C", "驗 D"], ["E", "驗 E"], ["F", "問 F"], ["F", "救 G"],
+             ["F", "問 A"], ["G", "投 A"], ["A", "狀態"], ["F", "狀態"], ["C", "狀態"], ["E", "狀態"], ["A", "幫助"],
+             ["G", "幫助"], ["A", "接任 B"], ["C", "驗 A"], ["D", "驗 B"], ["E", "驗 A"], ["A", "殺 H"], ["E", "驗 B"],
+             ["F", "問 A"], ["F", "救 G"]]
+    tie = [["A", "投 C"], ["B", "投 C"], ["C", "投 A"], ["D", "投 A"]]
+    raw = {
+        "ruleset": "killer_club", "players": list("ABCDEFGH"), "organisers": ["Org"],
+        "roles": {"A": "killer", "B": "killer", "C": "police", "D": "police", "E": "helper", "F": "nurse"},
+        "phases": [
+            {"phase": "prologue", "messages": [["A", "殺 C"], ["A", "幫助"], ["A", "狀態"]]},
+            {"phase": "night", "messages": night},
+            {"phase": "vote", "messages": [["H", "投 A"], ["A", "投 H"], ["A", "投 B C"]] + tie + [["A", "投 D"], ["A", "狀態"], ["A", "幫助"]],
+             "posts": [["H", "遺言"], ["H", "again"]]},
+            {"phase": "runoff", "messages": [["G", "投 E"], ["A", "狀態"]] + tie},
+            {"phase": "runoff", "messages": tie},
+            {"phase": "choice", "messages": [["H", "殺 E"], ["H", "殺 C"], ["H", "殺 A"], ["H", "狀態"], ["H", "幫助"], ["G", "投 A"], ["G", "狀態"]]},
+            {"phase": "night", "messages": [["B", "殺 H"], ["B", "殺 G"]], "organiser": [["Org", "結束遊戲"]]},
+        ],
+    }
+    results.append(replay(parse_transcript(raw)))
+    thread = {
+        "ruleset": "killer_club", "players": list("ABCDEF"), "roles": {"A": "killer", "B": "police"},
+        "params": {"vote_in_thread": True, "tie_fallback": "draw", "votes": 1},
+        "phases": [
+            {"phase": "night", "messages": [["B", "驗 C"]]},
+            {"phase": "vote", "messages": [["C", "投 D"], ["C", "幫助"]], "posts": [["C", "投 D"], ["D", "投 C"], ["E", "我覺得是 A"]]},
+            {"phase": "night", "messages": [["A", "殺 B"]]},
+        ],
+    }
+    results.append(replay(parse_transcript(thread)))
+    return results
 
 
 def direct_outputs():

@@ -253,7 +253,8 @@ class KillerClub(Ruleset):
         mates = [s for s in self.team(KILLER) if s != seat and g.player(s).alive]
         g.reply(
             seat, "killer_club/order_recorded", out, verb="kill", round=g.phase.round, target=g.name(target),
-            replaced=g.name(previous.target) if previous else None, relayed=g.names(mates), read_as=g.read_as(cmd),
+            replaced=g.name(previous.target) if previous and previous.target != target else None, relayed=g.names(mates),
+            read_as=g.read_as(cmd),
         )
         self.night.order(g, KILLER, self.team(KILLER), Order(seat, "kill", target), out, "killer_club/order_relayed", round=g.phase.round)
         if self.helper_waiting is not None:
@@ -334,7 +335,8 @@ class KillerClub(Ruleset):
             return self._refuse(seat, cmd, "repeat_save", out, target=g.name(target))
         previous = self.night.order(g, NURSE, [seat], Order(seat, "save", target), out, "killer_club/order_relayed")
         g.reply(seat, "killer_club/save_recorded", out, target=g.name(target), myself=target == seat,
-                replaced=g.name(previous.target) if previous else None, round=g.phase.round, read_as=g.read_as(cmd))
+                replaced=g.name(previous.target) if previous and previous.target != target else None, round=g.phase.round,
+                read_as=g.read_as(cmd))
 
     def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
         if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
@@ -373,7 +375,7 @@ class KillerClub(Ruleset):
         previous, self.choice = self.choice, target
         out.events.append(Event("victim_choice", {"seat": seat, "chosen": target}))
         g.reply(seat, "killer_club/choice_recorded", out, target=g.name(target),
-                replaced=g.name(previous) if previous else None, read_as=g.read_as(cmd))
+                replaced=g.name(previous) if previous and previous != target else None, read_as=g.read_as(cmd))
 
     # --- phases -----------------------------------------------------------------------------------
     def close_phase(self, out: Step) -> None:
@@ -459,7 +461,8 @@ class KillerClub(Ruleset):
             g.open_phase("runoff", round_, round_, out)
             order = speaking_order(g.alive(), self.last_death, len(g.players))
             g.post("killer_club/runoff_open", out, round=round_, number=self.vote.number, candidates=g.names(outcome.tied),
-                   order=g.names(order), last=self.vote.runoffs_left == 0, vote_in_thread=self.params.vote_in_thread)
+                   order=g.names(order), last=self.vote.runoffs_left == 0, vote_in_thread=self.params.vote_in_thread,
+                   victim=g.name(self.night_victim) if self.night_victim else None, fallback=self.params.tie_fallback)
         elif result == "choice":
             victim = self.night_victim
             assert victim is not None
