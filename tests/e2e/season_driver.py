@@ -1,0 +1,158 @@
+"""Driving a real season on a real FlaskBB: the bot as a subprocess (`forumbot run`), players sending
+private messages from their own accounts on a schedule, and readers of what the bot posted and sent."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from forumbot.config import load_config
+from forumbot.runtime.bot import Bot
+from forumbot.testforum import RunningForum
+
+TIME = re.compile(r"\w{3} \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \w+")
+
+
+def write_season(folder: Path, forum: RunningForum, players: list[str], start: datetime, length: float,
+                 roles: dict[str, str], organisers: list[str], name: str = "e2e") -> Path:
+    path = folder / "season.toml"
+    roles_toml = ", ".join(f'"{k}" = "{v}"' for k, v in roles.items())
+    path.write_text(f'''name = "{name}"
+ruleset = "sunlight"
+locale = "en"
+time_zone = "UTC"
+seed = 3
+organisers = [{", ".join(f'"{o}"' for o in organisers)}]
+players = [{", ".join(f'"{p}"' for p in players)}]
+roles = {{ {roles_toml} }}
+
+[forum]
+engine = "flaskbb"
+base_url = "{forum.base_url}"
+username = "{forum.judge.name}"
+password_env = "FORUMBOT_E2E_PASSWORD"
+forum_id = {forum.forum_id}
+retries = 1
+backoff_seconds = 0.2
+timeout_seconds = 5
+
+[schedule]
+start = {start.replace(tzinfo=None, microsecond=0).isoformat()}
+default = "{length}s"
+reminders = []
+poll_interval = "0.5s"
+grace = "1s"
+outage = "60s"
+''', encoding="utf-8")
+    return path
+
+
+@dataclass
+class BotProcess:
+    """``forumbot run`` in a subprocess, which can be killed with SIGKILL and started again."""
+
+    config: Path
+    forum: RunningForum
+    log: Path
+    proc: subprocess.Popen | None = None
+    kills: int = 0
+
+    def start(self) -> None:
+        env = {**os.environ, "FORUMBOT_E2E_PASSWORD": self.forum.judge.password}
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "forumbot", "run", str(self.config)],
+                                         stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+            self.kills += 1
+
+    def finished(self) -> bool:
+        return self.proc is not None and self.proc.poll() == 0
+
+    def wait(self, timeout: float) -> int:
+        assert self.proc is not None
+        return self.proc.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@dataclass
+class Players:
+    """Sends each phase's messages ``offset`` seconds after the phase opens, from the players' accounts."""
+
+    forum: RunningForum
+    start: datetime
+    length: float
+    phases: list[list[tuple[str, str]]]
+    offset: float = 1.5
+    errors: list[str] = field(default_factory=list)
+
+    def run(self) -> None:
+        clients = {}
+        judge = self.forum.judge.name
+        for k, messages in enumerate(self.phases, start=1):
+            at = self.start + timedelta(seconds=k * self.length + self.offset)
+            wait_until(at)
+            for sender, text in messages:
+                client = clients.get(sender) or clients.setdefault(sender, self.forum.client(sender))
+                try:
+                    client.send_pm(judge, "judge", text)
+                except Exception as exc:  # noqa: BLE001 - reported by the test
+                    self.errors.append(f"{sender}: {exc}")
+
+    def thread(self) -> threading.Thread:
+        t = threading.Thread(target=self.run, daemon=True)
+        t.start()
+        return t
+
+
+def wait_until(at: datetime) -> None:
+    delay = (at - datetime.now(UTC)).total_seconds()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def bot_state(config: Path, password: str) -> Bot:
+    """The season as stored: a Bot on the same database, without a forum."""
+    os.environ["FORUMBOT_E2E_PASSWORD"] = password
+    return Bot(load_config(config), None)
+
+
+def judge_posts(forum: RunningForum, thread_id: int) -> list[str]:
+    client = forum.client()
+    try:
+        return [p.text for p in client.thread_posts(thread_id) if p.author == forum.judge.name]
+    finally:
+        client.close()
+
+
+def inboxes(forum: RunningForum, names: list[str]) -> dict[str, list[tuple[str, str]]]:
+    out = {}
+    for name in names:
+        client = forum.client(name)
+        try:
+            out[name] = [(m.subject, m.body) for m in client.private_messages() if m.sender == forum.judge.name]
+        finally:
+            client.close()
+    return out
+
+
+def mask_times(text: str) -> str:
+    return TIME.sub("<time>", text)
