@@ -84,11 +84,12 @@ def make_config(tmp_path: Path, players: list[str], roles: dict[str, str] | None
     return SeasonConfig.model_validate(data)
 
 
-def make_season(tmp_path: Path, players: list[str], roles: dict[str, str] | None = None, **overrides: Any) -> Season:
+def make_season(tmp_path: Path, players: list[str], roles: dict[str, str] | None = None, db_url: str | None = None,
+                **overrides: Any) -> Season:
     config = make_config(tmp_path, players, roles, **overrides)
     clock = Clock()
     forum = MemoryForum(username="judge", clock=clock)
-    return Season(config, forum, clock, f"sqlite:///{tmp_path / 'season.db'}")
+    return Season(config, forum, clock, db_url or f"sqlite:///{tmp_path / 'season.db'}")
 
 
 def example_phases() -> list[list[tuple[str, str]]]:

@@ -10,8 +10,8 @@ from bot_helpers import example_phases, make_season, play_phases
 PLAYERS = list("ABCDEFG")
 
 
-def test_worked_example_through_the_bot(tmp_path):
-    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+def test_worked_example_through_the_bot(tmp_path, db_url):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, db_url=db_url)
     play_phases(s, example_phases())
     bot = s.bot
     assert bot.game.finished and bot.game.winner == "good"
@@ -165,7 +165,7 @@ class Crash(BaseException):
     """The process dies here (SIGKILL): nothing after this line runs."""
 
 
-def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch):
+def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch, db_url):
     """Crashes at random instants inside a cycle: before or after a forum write takes effect, before
     or after a database commit. Restarted each time, the season sends exactly what a calm one sends."""
     from forumbot.runtime import store as store_mod
@@ -177,7 +177,7 @@ def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch
 
     rng = random.Random(11)
     crashes = []
-    crashy = make_season(tmp_path / "crashy", PLAYERS, {"C": "killer"})
+    crashy = make_season(tmp_path / "crashy", PLAYERS, {"C": "killer"}, db_url=db_url)
     forum = crashy.forum
 
     def maybe(where):
