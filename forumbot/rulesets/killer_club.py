@@ -147,6 +147,8 @@ class KillerClub(Ruleset):
         self.start_counts = {r: sum(1 for p in g.players if p.role == r) for r in ROLES}
         if not self.start_counts[KILLER] or not self.start_counts[POLICE]:
             raise SetupError("killer_club needs at least one killer and one police in the draw")
+        if 2 * self.start_counts[KILLER] >= len(g.players):
+            raise SetupError("killer_club needs fewer killers than other players (else the killers have already won)")
         if self.start_counts[HELPER] > 1 or self.start_counts[NURSE] > 1:
             raise SetupError("killer_club has at most one helper and one nurse")
         limit = self.params.last_words

@@ -421,8 +421,10 @@ def test_bad_role_counts_are_a_setup_error(params):
         Game(Setup("killer_club", tuple(f"p{i}" for i in range(8)), params=params))
 
 
-def test_a_draw_without_police_is_a_setup_error():
-    g = Game(Setup("killer_club", tuple("ABCDEF"), roles={"A": "killer"}))
+@pytest.mark.parametrize("roles", [{"A": "killer"}, {"A": "killer", "B": "killer", "C": "killer", "D": "police"},
+                                   {"A": "killer", "B": "police", "C": "nurse", "D": "nurse"}])
+def test_an_unplayable_draw_is_a_setup_error(roles):
+    g = Game(Setup("killer_club", tuple("ABCDEF"), roles=roles))
     with pytest.raises(SetupError):
         g.start()
 
