@@ -68,11 +68,11 @@ def ranked(standings: dict[str, Any]) -> list[dict[str, Any]]:
 
 def repeated_victim(previous: Sequence[str | None], limit: int = 3) -> str | None:
     """The player who may not be the first-night victim this game: the one who was the first-night
-    victim in each of the last ``limit - 1`` games of ``previous`` (oldest first; None = nobody
-    died that night). None when there is no such player."""
+    victim in each of the last ``limit - 1`` games of ``previous`` (oldest first; None or "" = nobody
+    died that night, as TOML has no null). None when there is no such player."""
     if limit < 2 or len(previous) < limit - 1:
         return None
     last = list(previous)[-(limit - 1):]
-    if last[0] is not None and all(v == last[0] for v in last):
+    if last[0] and all(v == last[0] for v in last):
         return last[0]
     return None

@@ -14,7 +14,7 @@ from killer_club_helpers import PLAYERS, play, posts, reasons, votes
 
 @pytest.mark.parametrize("previous,limit,banned", [
     ((), 3, None), (("I",), 3, None), (("I", "I"), 3, "I"), (("J", "I", "I"), 3, "I"), (("I", "J"), 3, None),
-    ((None, None), 3, None), (("I", None), 3, None), (("I",), 2, "I"), (("I", "I"), 4, None), (("I", "I", "I"), 4, "I"),
+    ((None, None), 3, None), (("I", None), 3, None), (("", ""), 3, None), (("I", "", "I"), 3, None), (("I",), 2, "I"), (("I", "I"), 4, None), (("I", "I", "I"), 4, "I"),
 ])
 def test_repeated_victim(previous, limit, banned):
     assert repeated_victim(previous, limit) == banned
@@ -27,6 +27,18 @@ def test_first_night_victim_may_not_be_the_same_three_games_running():
     assert [n for ph in r.phases for n in ph.out] == ["J", "I"]  # night 2: I may be killed
     assert posts(r, "night_open")[0].data["banned"] == "I" and posts(r, "night_open")[1].data["banned"] is None
     assert posts(r, "opening")[0].data["banned"] == "I"
+
+
+def test_example_config_is_a_valid_season():
+    from pathlib import Path
+
+    from forumbot.config import load_config
+    from forumbot.engine.game import Game
+
+    config = load_config(Path(__file__).parents[2] / "config" / "killer_club.example.toml")
+    game = Game(config.setup(7))
+    game.start()
+    assert config.ruleset == "killer_club" and len(game.players) == 14
 
 
 def test_two_games_running_are_allowed():
