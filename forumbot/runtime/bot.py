@@ -266,7 +266,16 @@ class Bot:
     # --- the outbox ----------------------------------------------------------------------------------
     def context(self) -> dict[str, Any]:
         """What templates may show besides the engine's data: the current deadline, the season."""
-        ctx: dict[str, Any] = {"season": self.config.name}
+        sch = self.config.schedule
+        ctx: dict[str, Any] = {
+            "season": self.config.name,
+            "schedule": {
+                "lengths": {k: int(sch.length(k).total_seconds()) for k in sch.lengths},
+                "default": int(sch.length("").total_seconds()),
+                "daily_deadline": sch.daily_deadline.strftime("%H:%M") if sch.daily_deadline else None,
+                "time_zone": self.config.time_zone,
+            },
+        }
         dl = self.deadline()
         if dl is not None:
             ctx["deadline"] = format_local(dl, self.config.tz, self.config.locale)

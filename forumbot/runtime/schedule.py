@@ -62,5 +62,5 @@ def format_local(when: datetime, tz: ZoneInfo, locale: str) -> str:
     zone = local.tzname() or str(tz)
     if locale == "en":
         return local.strftime(f"%a %d %b %Y %H:%M:%S {zone}")
-    week = "一二三四五六日"[local.weekday()]
-    return local.strftime(f"%Y-%m-%d（周{week}）%H:%M:%S {zone}")
+    week = ("週" if locale == "zh-Hant" else "周") + "一二三四五六日"[local.weekday()]
+    return local.strftime(f"%Y-%m-%d（{week}）%H:%M:%S {zone}")

@@ -1,0 +1,58 @@
+"""`forumbot status` and `forumbot organiser` against a season's database."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from bot_helpers import Clock, T0
+from forumbot.cli import app
+from forumbot.config import load_config
+from forumbot.forums.memory import MemoryForum
+from forumbot.runtime.bot import Bot
+
+SEASON = f'''name = "cli"
+ruleset = "sunlight"
+locale = "en"
+time_zone = "UTC"
+players = ["A", "B", "C", "D", "E"]
+roles = {{ "C" = "killer" }}
+organisers = ["Org"]
+[forum]
+base_url = "http://127.0.0.1:1"
+username = "judge"
+password_env = "NOPE"
+forum_id = 1
+[schedule]
+start = {T0.replace(tzinfo=None).isoformat()}
+default = "60s"
+grace = "1s"
+reminders = []
+'''
+
+
+def test_status_and_organiser_commands(tmp_path):
+    path = tmp_path / "season.toml"
+    path.write_text(SEASON, encoding="utf-8")
+    runner = CliRunner()
+    assert "not started" in runner.invoke(app, ["status", str(path)]).output
+    clock = Clock()
+    forum = MemoryForum("judge", clock)
+    bot = Bot(load_config(path), forum, clock)
+    bot.cycle()
+    clock.advance(62)
+    bot.cycle()
+    forum.player_pm("A", "投 B")
+    clock.advance(1)
+    bot.cycle()
+    out = runner.invoke(app, ["status", str(path)]).output
+    assert "vote round 1" in out and "to act: B, C, D, E" in out and "done:   A" in out and "sent" in out
+    assert "killer" not in out
+    done = runner.invoke(app, ["organiser", str(path), "penalty", "E", "lurking"])
+    assert done.exit_code == 0
+    clock.advance(1)
+    bot.cycle()
+    assert bot.game.player(5).out_reason == "penalty"
+    out = runner.invoke(app, ["status", str(path)]).output
+    assert "answer to the command line" in out and "E" in out
+    bad = runner.invoke(app, ["status", str(tmp_path / "missing.toml")])
+    assert bad.exit_code == 2 and "cannot read" in bad.output
