@@ -10,6 +10,7 @@ gives the same game and the same posts as a run without the crash.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -20,27 +21,21 @@ from forumbot.config import ConfigError, SeasonConfig
 from forumbot.engine.game import Game
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.forums.base import Forum
-from forumbot.forums.errors import ForumError, NotAllowed, NotFound, SendFailed
+from forumbot.forums.errors import ForumError
 from forumbot.migrations import upgrade
 from forumbot.render import Renderer
-from forumbot.runtime.schedule import format_local, phase_deadline
+from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
+from forumbot.runtime.delivery import MAX_ATTEMPTS, Delivery
 from forumbot.runtime.timing import Timing
 
 log = logging.getLogger("forumbot")
 
 CLI = "@cli"
-MAX_ATTEMPTS = 5
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def fingerprint(text: str, length: int = 40) -> str:
-    """Letters, digits and CJK of ``text`` only: the same for a Markdown/BBCode body and the plain
-    text the forum shows of it."""
-    return "".join(ch for ch in text if ch.isalnum())[:length]
 
 
 class Bot:
@@ -57,8 +52,6 @@ class Bot:
         fingerprint_ = self._setup_fingerprint()
         self.store = Store.open_season(self.db, config.name, seed, fingerprint_)
         season = self.store.season()
-        import json
-
         if json.loads(season.setup_json) != fingerprint_:
             raise ConfigError(
                 f"season {config.name!r} was started with other players, ruleset, parameters, draw or organisers; "
@@ -66,6 +59,7 @@ class Bot:
             )
         self.seed = season.seed
         self.thread_id = season.thread_id or config.forum.thread_id
+        self.delivery = Delivery(self)
         self._rebuild()
 
     def _setup_fingerprint(self) -> dict[str, Any]:
@@ -183,7 +177,7 @@ class Bot:
 
     # --- applying inputs in order ------------------------------------------------------------------
     def _advance(self) -> None:
-        grace = _duration(self.config.schedule.grace)
+        grace = parse_duration(self.config.schedule.grace)
         while self.started:
             now, polled = self.clock(), self.polled_at()
             pending = self.store.unapplied()
@@ -223,7 +217,7 @@ class Bot:
         seq, phase, now = self.seq, self.game.phase, self.clock()
         # After an outage the next phase opens now, so players get its whole length after its post
         # (instead of the bot closing phase after phase nobody could see); short delays keep the schedule.
-        opened = now if now - dl > _duration(self.config.schedule.outage) else None
+        opened = now if now - dl > parse_duration(self.config.schedule.outage) else None
         step = self._step("deadline", dl, phase_id=phase.id, opened_at=opened)
         rows = self._outbox_rows(step, seq)
         self._commit(InputRow(seq=seq, kind="deadline", at=dl, phase_id=phase.id, opened_at=opened), rows)
@@ -313,87 +307,19 @@ class Bot:
         return rows
 
     def _deliver(self) -> None:
-        self._retry_failed()
-        for row in self.store.outbox(("pending", "sending")):
-            if row.kind == "post" and self.thread_id is None:
-                return  # posts wait for the thread to exist
-            if row.status == "sending":
-                try:
-                    ref = self._verify(row)
-                except ForumError as exc:
-                    log.warning("delivery paused: %s", exc)
-                    return
-                if ref is not None:
-                    self._sent(row, ref)
-                    continue
-            self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1, last_attempt_at=self.clock())
-            try:
-                ref = self._send(row)
-            except (SendFailed, NotFound, NotAllowed) as exc:
-                self._failed(row, exc)
-                continue
-            except ForumError as exc:
-                log.warning("delivery paused: %s", exc)
-                return
-            self._sent(row, ref)
+        self.delivery.run()
 
-    def _send(self, row: OutboxRow) -> int:
-        if row.kind == "pm":
-            return self.forum.send_pm(row.recipient, row.subject, row.body).message_id
-        if row.kind == "thread":
-            forum_id = self.config.forum.forum_id
-            thread_id = self.forum.create_thread(forum_id, row.subject, row.body)
-            self.thread_id = thread_id
-            self.store.set_thread(thread_id)
-            return thread_id
-        return self.forum.reply(self.thread_id, row.body)
-
-    def _verify(self, row: OutboxRow) -> int | None:
-        """Did an attempt interrupted by a crash or a dropped connection reach the forum? Its forum id, or None."""
-        if row.kind == "pm":
-            found = self.forum.find_sent_pm(row.recipient, row.subject)
-            return found.message_id if found else None
-        if row.kind == "post":
-            sent = [r.forum_ref for r in self.store.outbox(("sent",)) if r.kind == "post" and r.forum_ref]
-            after = max(sent) if sent else None
-            want = fingerprint(row.body)
-            for post in self.forum.thread_posts(self.thread_id, after):
-                if post.author == self.config.forum.username and fingerprint(post.text) == want:
-                    return post.post_id
-            return None
-        if row.kind == "thread" and self.thread_id is not None:
-            return self.thread_id
-        return None
-
-    def _sent(self, row: OutboxRow, ref: int) -> None:
-        self.store.update_outbox(row.id, status="sent", forum_ref=ref, sent_at=self.clock(), last_error=None)
-        what = {"pm": f"private message to {row.recipient}", "post": "post", "thread": "new thread"}[row.kind]
-        log.info("sent %s (forum id %d)", what, ref)
-
-    def _failed(self, row: OutboxRow, exc: Exception) -> None:
-        self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500])
-        log.warning("delivery failed (attempt %d of %d): %s", row.attempts + 1, MAX_ATTEMPTS, exc)
-        if row.template == "common/delivery_failed":
-            return
+    def notify_failure(self, row: OutboxRow, exc: Exception) -> None:
+        """Tell the organisers that ``row`` could not be delivered (queued like any private message)."""
+        attempt = row.attempts + 1
         notes = [
-            self._pm_row(f"{self.store.season_id}:failed:{row.id}:{row.attempts + 1}:{org}", org, f"f{row.id}.{row.attempts + 1}",
+            self._pm_row(f"{self.store.season_id}:failed:{row.id}:{attempt}:{org}", org, f"f{row.id}.{attempt}",
                          "common/delivery_failed",
                          {"recipient": row.recipient or "", "kind": row.kind, "error": str(exc)[:300],
-                          "attempt": row.attempts + 1, "max_attempts": MAX_ATTEMPTS})
+                          "attempt": attempt, "max_attempts": MAX_ATTEMPTS})
             for org in self.config.organisers
         ]
         self.store.queue(notes)
-
-    def _retry_failed(self) -> None:
-        now = self.clock()
-        for row in self.store.outbox(("failed",)):
-            if row.attempts >= MAX_ATTEMPTS:
-                continue
-            last = row.last_attempt_at or row.created_at
-            if last.tzinfo is None:
-                last = last.replace(tzinfo=UTC)
-            if now - last >= timedelta(minutes=10 * row.attempts):
-                self.store.update_outbox(row.id, status="pending")
 
     # --- organiser commands from the command line -------------------------------------------------
     def organiser_command(self, text: str) -> None:
@@ -405,7 +331,7 @@ class Bot:
     # --- waking up -------------------------------------------------------------------------------------
     def next_wakeup(self) -> datetime | None:
         """The next instant the bot must act besides polling: start, a reminder or a deadline (+ grace)."""
-        grace = _duration(self.config.schedule.grace)
+        grace = parse_duration(self.config.schedule.grace)
         if not self.started:
             return self.start_time()
         dl = self.deadline()
@@ -420,9 +346,3 @@ class Bot:
         return not self.store.outbox(("pending", "sending")) and all(
             r.attempts >= MAX_ATTEMPTS for r in self.store.outbox(("failed",))
         )
-
-
-def _duration(text: str) -> timedelta:
-    from forumbot.runtime.schedule import parse_duration
-
-    return parse_duration(text)
