@@ -13,7 +13,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Iterable
 
-from sqlalchemy import UniqueConstraint, event
+from sqlalchemy import BigInteger, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
@@ -33,7 +33,7 @@ class SeasonRow(SQLModel, table=True):
     name: str = Field(unique=True)
     seed: str
     thread_id: int | None = None
-    setup_json: str = "{}"
+    setup_json: str = Field(default="{}", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -45,11 +45,11 @@ class InboundRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     season_id: int = Field(index=True)
     source: str  # "pm" | "thread" | "cli"
-    forum_id: int
+    forum_id: int = Field(sa_type=BigInteger)
     sender: str
     sent_at: datetime
     subject: str = ""
-    text: str
+    text: str = Field(sa_type=Text)
     edited: bool = False
     stored_at: datetime = Field(default_factory=utcnow)
     input_seq: int | None = Field(default=None, index=True)
@@ -80,11 +80,11 @@ class OutboxRow(SQLModel, table=True):
     template: str = ""
     recipient: str | None = None
     subject: str = ""
-    body: str
+    body: str = Field(sa_type=Text)
     status: str = Field(default="pending", index=True)
-    forum_ref: int | None = None
+    forum_ref: int | None = Field(default=None, sa_type=BigInteger)
     attempts: int = 0
-    last_error: str | None = None
+    last_error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow)
     last_attempt_at: datetime | None = None
     sent_at: datetime | None = None
@@ -94,7 +94,7 @@ class CursorRow(SQLModel, table=True):
     __tablename__ = "cursor"
     season_id: int = Field(primary_key=True)
     name: str = Field(primary_key=True)
-    value: str
+    value: str = Field(sa_type=Text)
 
 
 def make_engine(url: str) -> Engine:
