@@ -13,7 +13,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Iterable
 
-from sqlalchemy import BigInteger, Text, UniqueConstraint, event
+from sqlalchemy import BigInteger, DateTime, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
@@ -34,7 +34,7 @@ class SeasonRow(SQLModel, table=True):
     seed: str
     thread_id: int | None = None
     setup_json: str = Field(default="{}", sa_type=Text)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
 
 
 class InboundRow(SQLModel, table=True):
@@ -47,11 +47,11 @@ class InboundRow(SQLModel, table=True):
     source: str  # "pm" | "thread" | "cli"
     forum_id: int = Field(sa_type=BigInteger)
     sender: str
-    sent_at: datetime
+    sent_at: datetime = Field(sa_type=DateTime(timezone=True))
     subject: str = ""
     text: str = Field(sa_type=Text)
     edited: bool = False
-    stored_at: datetime = Field(default_factory=utcnow)
+    stored_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     input_seq: int | None = Field(default=None, index=True)
 
 
@@ -62,10 +62,10 @@ class InputRow(SQLModel, table=True):
     season_id: int = Field(primary_key=True)
     seq: int = Field(primary_key=True)
     kind: str
-    at: datetime
+    at: datetime = Field(sa_type=DateTime(timezone=True))
     inbound_id: int | None = None
     phase_id: int | None = None
-    opened_at: datetime | None = None  # a deadline handled after an outage: when the next phase opened
+    opened_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))  # a deadline handled after an outage: when the next phase opened
 
 
 class OutboxRow(SQLModel, table=True):
@@ -85,9 +85,9 @@ class OutboxRow(SQLModel, table=True):
     forum_ref: int | None = Field(default=None, sa_type=BigInteger)
     attempts: int = 0
     last_error: str | None = Field(default=None, sa_type=Text)
-    created_at: datetime = Field(default_factory=utcnow)
-    last_attempt_at: datetime | None = None
-    sent_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
+    last_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    sent_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
 
 
 class CursorRow(SQLModel, table=True):

@@ -21,7 +21,7 @@ def upgrade() -> None:
         sa.Column("seed", sa.String(), nullable=False),
         sa.Column("thread_id", sa.Integer(), nullable=True),
         sa.Column("setup_json", sa.Text(), nullable=False),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_table(
         "inbound",
@@ -30,11 +30,11 @@ def upgrade() -> None:
         sa.Column("source", sa.String(), nullable=False),
         sa.Column("forum_id", sa.BigInteger(), nullable=False),
         sa.Column("sender", sa.String(), nullable=False),
-        sa.Column("sent_at", sa.DateTime(), nullable=False),
+        sa.Column("sent_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("subject", sa.String(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("edited", sa.Boolean(), nullable=False),
-        sa.Column("stored_at", sa.DateTime(), nullable=False),
+        sa.Column("stored_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("input_seq", sa.Integer(), nullable=True, index=True),
         sa.UniqueConstraint("season_id", "source", "forum_id"),
     )
@@ -43,10 +43,10 @@ def upgrade() -> None:
         sa.Column("season_id", sa.Integer(), primary_key=True),
         sa.Column("seq", sa.Integer(), primary_key=True),
         sa.Column("kind", sa.String(), nullable=False),
-        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("inbound_id", sa.Integer(), nullable=True),
         sa.Column("phase_id", sa.Integer(), nullable=True),
-        sa.Column("opened_at", sa.DateTime(), nullable=True),
+        sa.Column("opened_at", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_table(
         "outbox",
@@ -62,9 +62,9 @@ def upgrade() -> None:
         sa.Column("forum_ref", sa.BigInteger(), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("last_error", sa.Text(), nullable=True),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
-        sa.Column("last_attempt_at", sa.DateTime(), nullable=True),
-        sa.Column("sent_at", sa.DateTime(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_attempt_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("sent_at", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_table(
         "cursor",
