@@ -395,3 +395,14 @@ def test_seeded_draw_deals_one_killer_and_is_repeatable():
         [p.role for p in Game(Setup("sunlight", tuple("ABCDEFGHIJ"), seed=s)).players] for s in (1, 1, 2)
     ]
     assert roles[0] == roles[1] and roles[0].count("killer") == 1
+
+
+def test_successor_killer_scores_before_his_suicide_are_inherited():
+    r1 = [[x, "投 C"] for x in "ABDEFG"] + [["C", "投 A"]]
+    cycle = [["A", "投 D"], ["D", "投 E"], ["E", "投 F"], ["F", "投 G"], ["G", "投 A"]]  # a tie; B misses
+    r = play([r1, {"phase": "poll", "messages": [["C", "接任 B"]]}, [], cycle, [], cycle])
+    sl = ruleset(r)
+    assert r.game.player(2).out_reason == "suicide" and sl.scores()[2] == -20
+    assert sl.s.killer_scores[2] == {3: 7.5, 5: 7.5}
+    assert sl.breakdown(3)["inherited"] == 15  # the first killer keeps his successor's scores
+    assert len(sl.s.killers) == 3  # and a new killer is drawn after the suicide
