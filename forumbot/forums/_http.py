@@ -84,13 +84,42 @@ class Transport:
         """GET ``path`` (relative to the base URL), following redirects unless ``follow`` is false."""
         return self._send("GET", path, follow=follow, params=params, write=False)
 
-    def post(self, path: str, data: Mapping[str, Any], *, follow: bool = False) -> httpx.Response:
-        """POST a form to ``path`` after the write interval; redirects are not followed by default."""
+    def post(
+        self,
+        path: str,
+        data: Mapping[str, Any] | None = None,
+        *,
+        follow: bool = False,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | None = None,
+        keep_5xx: bool = False,
+    ) -> httpx.Response:
+        """POST a form to ``path`` after the write interval; redirects are not followed by default.
+
+        ``content`` + ``headers`` send a body encoded by the caller (e.g. a GBK form) instead of ``data``;
+        ``keep_5xx`` returns HTTP 5xx answers to the caller instead of raising :class:`ForumDown` (for
+        engines that answer errors, or even successes, with a 503 page).
+        """
         self._pace()
+        kwargs: dict[str, Any] = {"params": params}
+        if content is not None:
+            kwargs.update(content=content, headers=headers)
+        else:
+            kwargs.update(data=data, headers=headers)
         try:
-            return self._send("POST", path, follow=follow, data=data, write=True)
+            return self._send("POST", path, follow=follow, write=True, keep_5xx=keep_5xx, **kwargs)
         finally:
             self._last_write_end = self._clock()
+
+    def wait_write_interval(self) -> None:
+        """Sleeps until the next write may start (the write interval after the last write)."""
+        self._pace()
+
+    def sleep(self, seconds: float) -> None:
+        """Sleeps with the transport's (replaceable) sleep."""
+        if seconds > 0:
+            self._sleep(seconds)
 
     def _pace(self) -> None:
         if self._last_write_end is None or self.min_write_interval_seconds <= 0:
@@ -100,7 +129,8 @@ class Transport:
             log.debug("waiting %.1f s between writes", wait)
             self._sleep(wait)
 
-    def _send(self, method: str, path: str, *, follow: bool, write: bool, **kwargs: Any) -> httpx.Response:
+    def _send(self, method: str, path: str, *, follow: bool, write: bool, keep_5xx: bool = False,
+              **kwargs: Any) -> httpx.Response:
         retrying = Retrying(
             stop=stop_after_attempt(self._retries + 1),
             wait=wait_exponential(multiplier=self._backoff, max=self._max_backoff),
@@ -109,11 +139,12 @@ class Transport:
             reraise=True,
         )
         try:
-            return retrying(self._attempt, method, path, follow, write, kwargs)
+            return retrying(self._attempt, method, path, follow, write, kwargs, keep_5xx)
         except _Transient as exc:
             raise ForumDown(f"the forum at {self.base_url} is not answering ({exc.what})") from None
 
-    def _attempt(self, method: str, path: str, follow: bool, write: bool, kwargs: dict) -> httpx.Response:
+    def _attempt(self, method: str, path: str, follow: bool, write: bool, kwargs: dict,
+                 keep_5xx: bool = False) -> httpx.Response:
         try:
             response = self.client.request(method, path, follow_redirects=follow, **kwargs)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
@@ -132,6 +163,8 @@ class Transport:
                 f"the forum at {self.base_url} asks to slow down (HTTP 429)",
                 _retry_after(response.headers.get("Retry-After")),
             )
+        if keep_5xx:
+            return response
         if response.status_code in (502, 503, 504) and not write:
             raise _Transient(f"HTTP {response.status_code}")
         if response.status_code >= 500:

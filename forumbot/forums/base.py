@@ -67,6 +67,9 @@ class PrivateMessage:
 
     ``message_id`` is stable and grows with time; ``body`` is plain text like :attr:`ThreadPost.text`.
     ``conversation_id`` is the engine's thread of messages holding it (for information; may be 0).
+    ``time_precision_seconds`` is how uncertain ``time_utc`` is: engines that show only a relative time
+    ("3 分钟前", Discuz!) give the earliest instant the text allows as ``time_utc`` (the sender gets the
+    benefit of the doubt at a deadline) and the width of the window here; 0 means exact.
     """
 
     message_id: int
@@ -75,6 +78,7 @@ class PrivateMessage:
     subject: str
     body: str
     conversation_id: int = 0
+    time_precision_seconds: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,11 @@ Example::
     thread_id = 12
     forum_id = 2
     min_write_interval_seconds = 15
+
+A Discuz! forum (see docs/discuz.md) takes ``engine = "discuz"`` and optionally ``charset`` ("auto",
+"utf-8" or "gbk"), ``site_time_zone`` (the zone the site writes times in, default Asia/Shanghai),
+``login_api_version`` (3 or 4) and ``pm_conversation_limit`` (UCenter's conversations a day, 25 by
+default); its ``min_write_interval_seconds`` defaults to 15 (the site's flood control).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -42,7 +48,7 @@ class ForumSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    engine: Literal["flaskbb"] = "flaskbb"
+    engine: Literal["flaskbb", "discuz"] = "flaskbb"
     base_url: str
     username: str = Field(min_length=1)
     password_env: str | None = None
@@ -53,6 +59,11 @@ class ForumSettings(BaseModel):
     timeout_seconds: float = Field(default=20.0, gt=0)
     retries: int = Field(default=3, ge=0, le=10)
     backoff_seconds: float = Field(default=0.5, ge=0)
+    # Discuz! only (ignored by other engines)
+    charset: Literal["auto", "utf-8", "gbk"] = "auto"
+    site_time_zone: str = "Asia/Shanghai"
+    login_api_version: Literal[3, 4] = 3
+    pm_conversation_limit: int = Field(default=25, ge=0)
 
     @model_validator(mode="before")
     @classmethod
@@ -62,7 +73,18 @@ class ForumSettings(BaseModel):
                 "the [forum] table must not hold the password itself: name an environment variable with "
                 'password_env = "VARIABLE" or a separate secrets file with password_file = "path"'
             )
+        if isinstance(data, dict) and data.get("engine") == "discuz" and "min_write_interval_seconds" not in data:
+            data = {**data, "min_write_interval_seconds": 15.0}  # Discuz!'s default flood control
         return data
+
+    @field_validator("site_time_zone")
+    @classmethod
+    def _zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"{value!r} is not a time zone name; write e.g. Asia/Shanghai or Asia/Taipei") from None
+        return value
 
     @model_validator(mode="after")
     def _one_password_source(self) -> ForumSettings:
@@ -156,5 +178,20 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             min_write_interval_seconds=settings.min_write_interval_seconds,
             retries=settings.retries,
             backoff_seconds=settings.backoff_seconds,
+        )
+    if settings.engine == "discuz":
+        from forumbot.forums.discuz import DiscuzForum
+
+        return DiscuzForum(
+            settings.base_url,
+            settings.username,
+            password,
+            timeout_seconds=settings.timeout_seconds,
+            min_write_interval_seconds=settings.min_write_interval_seconds,
+            retries=settings.retries,
+            backoff_seconds=settings.backoff_seconds,
+            charset=settings.charset,
+            site_time_zone=settings.site_time_zone,
+            login_api_version=settings.login_api_version,
         )
     raise SettingsError(f"unknown forum engine {settings.engine!r}")  # pragma: no cover (Literal above)

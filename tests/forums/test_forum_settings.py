@@ -70,7 +70,7 @@ def test_password_from_secrets_files_relative_to_the_season(tmp_path):
         ('[forum]\nbase_url = "ftp://h"\nusername = "u"\npassword_env = "X"\n', "forum.base_url"),
         ('[forum]\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\nthread_id = -3\n', "forum.thread_id"),
         ('[forum]\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\ncolour = 1\n', "forum.colour"),
-        ('[forum]\nengine = "discuz"\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\n', "forum.engine"),
+        ('[forum]\nengine = "phpbb"\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\n', "forum.engine"),
     ],
 )
 def test_invalid_settings_are_explained(tmp_path, body, expected):
