@@ -78,7 +78,7 @@ def _filters(markup: str) -> dict[str, Any]:
             lines.append("| " + " | ".join(head) + " |")
             lines.append("|" + "---|" * len(head))
             lines += ["| " + " | ".join(r) + " |" for r in rows]
-            return Safe("\n".join(lines))
+            return Safe("\n" + "\n".join(lines))  # a table must not continue the paragraph before it
         out = ["[table]"]
         if head is not None:
             out.append("[tr]" + "".join(f"[td][b]{c}[/b][/td]" for c in head) + "[/tr]")

@@ -3,6 +3,7 @@ private messages from their own accounts on a schedule, and readers of what the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,12 +24,14 @@ TIME = re.compile(r"\w{3} \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \w+")
 
 
 def write_season(folder: Path, forum: RunningForum, players: list[str], start: datetime, length: float,
-                 roles: dict[str, str], organisers: list[str], name: str = "e2e") -> Path:
+                 roles: dict[str, str], organisers: list[str], name: str = "e2e", ruleset: str = "sunlight",
+                 locale: str = "en", params: dict | None = None) -> Path:
     path = folder / "season.toml"
     roles_toml = ", ".join(f'"{k}" = "{v}"' for k, v in roles.items())
+    params_toml = "\n".join(f"{k} = {json.dumps(v)}" for k, v in (params or {}).items())
     path.write_text(f'''name = "{name}"
-ruleset = "sunlight"
-locale = "en"
+ruleset = "{ruleset}"
+locale = "{locale}"
 time_zone = "UTC"
 seed = 3
 organisers = [{", ".join(f'"{o}"' for o in organisers)}]
@@ -51,6 +55,9 @@ reminders = []
 poll_interval = "0.5s"
 grace = "1s"
 outage = "60s"
+
+[params]
+{params_toml}
 ''', encoding="utf-8")
     return path
 
@@ -103,6 +110,8 @@ class Players:
     phases: list[list[tuple[str, str]]]
     offset: float = 1.5
     errors: list[str] = field(default_factory=list)
+    posts: list[list[tuple[str, str]]] = field(default_factory=list)  # thread posts per phase, sent after the PMs
+    thread_id: Callable[[], int | None] | None = None
 
     def run(self) -> None:
         clients = {}
@@ -116,6 +125,12 @@ class Players:
                     client.send_pm(judge, "judge", text)
                 except Exception as exc:  # noqa: BLE001 - reported by the test
                     self.errors.append(f"{sender}: {exc}")
+            for sender, text in (self.posts[k - 1] if k - 1 < len(self.posts) else []):
+                client = clients.get(sender) or clients.setdefault(sender, self.forum.client(sender))
+                try:
+                    client.reply(self.thread_id(), text)
+                except Exception as exc:  # noqa: BLE001 - reported by the test
+                    self.errors.append(f"{sender} (post): {exc}")
 
     def thread(self) -> threading.Thread:
         t = threading.Thread(target=self.run, daemon=True)
