@@ -86,7 +86,7 @@ def check(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         try:
-            for line in _report(f, c.forum):
+            for line in _report(f, c.forum, recipients=len(c.players) + len(c.organisers)):
                 typer.echo(line)
         except ForumError as exc:
             typer.echo(diagnose(exc, c.forum), err=True)

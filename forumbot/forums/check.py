@@ -47,9 +47,12 @@ def forum_check(
         forum.close()
 
 
-def _report(forum, settings: ForumSettings):
+def _report(forum, settings: ForumSettings, recipients: int | None = None):
+    """Lines of the report. ``recipients``: players + organisers of the season, when known (for limits)."""
     forum.login()
     yield f"Logged in to {settings.base_url} ({settings.engine}) as {forum.whoami()}."
+    if settings.engine == "discuz":
+        yield from _discuz_report(forum, settings, recipients)
     if settings.thread_id is None:
         yield "No thread_id set: the game thread was not read."
     else:
@@ -80,6 +83,29 @@ def _report(forum, settings: ForumSettings):
     yield f"Writes are spaced at least {settings.min_write_interval_seconds:g} s apart; timeout {settings.timeout_seconds:g} s."
 
 
+def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
+    info = forum.site_info()
+    account = forum.account()
+    version = info.get("discuzversion") or "unknown (?check gave nothing)"
+    yield (f"Discuz! {version}, charset {info.get('charset') or 'unknown'} (form fields sent as "
+           f"{forum._send_charset().upper()}), mobile API on (plugin {info.get('pluginversion') or '?'}).")
+    yield (f"Judge account: uid {account['uid']}, group {account['grouptitle'] or '?'} (groupid {account['groupid']}); "
+           f"cookies prefixed {account['cookiepre'] or '?'}.")
+    yield (f"Site times are read in {settings.site_time_zone}; PM times are relative (\"3 分钟前\"): "
+           "the earliest instant they allow is used.")
+    limit = settings.pm_conversation_limit
+    if recipients is not None and limit and recipients > limit:
+        yield (f"  WARNING: day 1 needs private messages to {recipients} players and organisers, but the forum lets "
+               f"the judge write in only {limit} conversations a day (UCenter privatepmthreadlimit; then even replies "
+               "into old conversations fail). Ask the administrator to raise it above "
+               f"{recipients + 5} (UCenter → 短消息 → 每人每天最多发起会话数) and set forum.pm_conversation_limit to "
+               "match; otherwise the rest are queued, retried and reported to the organisers.")
+    if settings.min_write_interval_seconds < 15 and account["groupid"] not in ("1", "2", "3"):
+        yield (f"  WARNING: writes are spaced {settings.min_write_interval_seconds:g} s apart but Discuz!'s flood "
+               "control is 15 s by default (posts and PMs share it): keep min_write_interval_seconds = 15 unless "
+               "the administrator lowered 防灌水 → 两次发表时间间隔 and UCenter's pmfloodctrl.")
+
+
 def _short(text: str, limit: int = 70) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
@@ -105,9 +131,11 @@ def diagnose(exc: ForumError, settings: ForumSettings) -> str:
     if isinstance(exc, NotAllowed):
         return f"The forum refused access: {exc}. Check the permissions of {settings.username!r}."
     if isinstance(exc, LayoutChanged):
+        supported = "Discuz! X3.4/X3.5 with the mobile API" if settings.engine == "discuz" else (
+            "FlaskBB 3.0 with the conversations plugin")
         return (
             f"The forum's pages are not what the {settings.engine} adapter expects: {exc}. Is {where} really a "
-            f"{settings.engine} forum of a supported version (FlaskBB 3.0 with the conversations plugin)?"
+            f"{settings.engine} forum of a supported version ({supported})?"
         )
     return f"The forum check failed: {exc}."
 

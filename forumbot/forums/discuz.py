@@ -226,8 +226,11 @@ class DiscuzForum:
         val = answer.messageval
         if answer.json and (val in _LOGIN_REFUSED or (val.startswith("login_") and val != "login_succeed"
                                                        and "seccode" not in val and "seccheck" not in val)):
+            hint = "" if self.username.isascii() else (
+                f"; the name is sent as {self._send_charset().upper()}: if the site's charset is another, set "
+                "forum.charset")
             self._refuse(f"the forum at {self.base_url} refused the login of {self.username!r} ({val}): "
-                         "wrong user name or password, or a locked account")
+                         f"wrong user name or password, or a locked account{hint}")
         if answer.json and val in api._CAPTCHA:
             self._refuse(f"the forum at {self.base_url} asks for a captcha at the login of {self.username!r} ({val}); "
                          "ask the administrator to switch the login captcha off (防灌水 → 验证码 → 登录) or to "

@@ -1,0 +1,73 @@
+"""`forumbot forum-check` / `forumbot check --forum` on a Discuz! season: version, charset, the judge's
+uid and group, the mobile API, test reads, and the conversations-a-day warning."""
+
+from __future__ import annotations
+
+import pytest
+from discuz_helpers import Site
+from typer.testing import CliRunner
+
+from forumbot.forums.check import _report, diagnose
+from forumbot.forums.discuz_api import MobileApiClosed
+from forumbot.forums.settings import ForumSettings
+
+
+@pytest.fixture
+def site():
+    s = Site()
+    yield s
+    s.close()
+
+
+def settings(site: Site, **extra) -> ForumSettings:
+    return ForumSettings(engine="discuz", base_url=site.fake.base, username="法官", password_env="X", **extra)
+
+
+def test_report_lines(site):
+    tid = site.fake.new_thread("小明", 3, "局", "开始").tid
+    site.fake.player_pm("小红", "法官", "投 小明")
+    site.clock.advance(2)
+    lines = list(_report(site.client(), settings(site, thread_id=tid), recipients=8))
+    text = "\n".join(lines)
+    assert "Discuz! X3.5, charset UTF-8" in text and "mobile API on" in text
+    assert f"uid {site.fake.user('法官').uid}, group 新手上路 (groupid 10)" in text
+    assert f"Thread {tid}: 1 posts" in text and "Inbox: 1 private messages" in text
+    assert "WARNING" not in text
+
+
+def test_warns_when_day_one_exceeds_the_conversation_limit(site):
+    lines = "\n".join(_report(site.client(), settings(site), recipients=30))
+    assert "WARNING: day 1 needs private messages to 30" in lines and "privatepmthreadlimit" in lines
+    lines = "\n".join(_report(site.client(), settings(site, pm_conversation_limit=50), recipients=30))
+    assert "day 1 needs" not in lines
+
+
+def test_warns_when_writes_are_faster_than_flood_control(site):
+    lines = "\n".join(_report(site.client(), settings(site, min_write_interval_seconds=2)))
+    assert "flood" in lines and "WARNING" in lines
+
+
+def test_closed_mobile_api_is_diagnosed(site):
+    site.fake.mobile_closed = True
+    with pytest.raises(MobileApiClosed) as caught:
+        list(_report(site.client(), settings(site)))
+    assert "mobile" in diagnose(caught.value, settings(site))
+
+
+def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
+    from forumbot import runtime_cli
+    from forumbot.cli import app
+
+    players = [f"玩家{i}" for i in range(24)]
+    config = tmp_path / "season.toml"
+    config.write_text(
+        'name = "测试"\nruleset = "sunlight"\nplayers = [' + ", ".join(f'"{p}"' for p in players) + ']\n'
+        'organisers = ["主持人", "副主持"]\n'
+        f'[forum]\nengine = "discuz"\nbase_url = "{site.fake.base}"\nusername = "法官"\npassword_env = "DZ_PW"\n'
+        "forum_id = 3\n", encoding="utf-8")
+    monkeypatch.setenv("DZ_PW", "秘密")
+    monkeypatch.setattr(runtime_cli, "make_forum", lambda settings, base_dir: site.client())
+    result = CliRunner().invoke(app, ["check", str(config), "--forum"])
+    assert result.exit_code == 0, result.output
+    assert "markup bbcode" in result.output
+    assert "day 1 needs private messages to 26 players and organisers" in result.output

@@ -1,0 +1,45 @@
+"""A GBK site: the charset is detected with ?check, CJK names and text go both ways."""
+
+from __future__ import annotations
+
+import pytest
+from discuz_helpers import Site
+
+from forumbot.forums.errors import AuthFailed
+
+
+@pytest.fixture
+def gbk():
+    s = Site(charset="GBK")
+    yield s
+    s.close()
+
+
+def test_charset_detected(gbk):
+    judge = gbk.client()
+    assert judge.site_info()["charset"] == "GBK"
+    assert judge._send_charset() == "gbk"
+
+
+def test_cjk_both_ways_on_gbk(gbk):
+    judge = gbk.client()
+    tid = judge.create_thread(3, "版杀 第一局：阳光下的罪恶", "[b]游戏开始[/b]，王大锤先发言 😀")
+    thread = gbk.fake.threads[tid]
+    assert thread.subject == "版杀 第一局：阳光下的罪恶"
+    assert thread.posts[0].text == "[b]游戏开始[/b]，王大锤先发言 &#128512;"  # no GBK for emoji: an entity
+    assert judge.thread_posts(tid)[0].text == "游戏开始，王大锤先发言 😀"
+    judge.send_pm("王大锤", "法官消息 #1", "你的身份：好人")
+    assert gbk.fake.pms_to("王大锤")[0].text == "法官消息 #1\n\n你的身份：好人"
+    player = gbk.client("王大锤")
+    player.reply(tid, "投 小红")
+    player.send_pm("法官", "", "收到，投 小红")
+    gbk.clock.advance(2)
+    assert [p.text for p in judge.thread_posts(tid)][-1] == "投 小红"
+    assert [(m.sender, m.body) for m in judge.private_messages()] == [("王大锤", "收到，投 小红")]
+
+
+def test_a_wrong_charset_setting_shows_at_login(gbk):
+    """UTF-8 bytes read as GBK are another name: the login fails, with a hint at the charset setting."""
+    judge = gbk.client(charset="utf-8")
+    with pytest.raises(AuthFailed, match="charset"):
+        judge.login()
