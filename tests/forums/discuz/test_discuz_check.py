@@ -71,3 +71,23 @@ def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "markup bbcode" in result.output
     assert "day 1 needs private messages to 26 players and organisers" in result.output
+
+
+def test_example_season_and_settings(monkeypatch):
+    from pathlib import Path
+
+    from forumbot.config import load_config
+    from forumbot.forums.discuz import DiscuzForum
+    from forumbot.forums.settings import make_forum
+
+    config = load_config(Path(__file__).parents[3] / "config" / "discuz.example.toml")
+    assert config.forum.engine == "discuz" and config.effective_markup == "bbcode"
+    assert config.forum.min_write_interval_seconds == 15 and config.forum.pm_conversation_limit == 25
+    monkeypatch.setenv("FORUMBOT_PASSWORD", "x")
+    forum = make_forum(config.forum)
+    try:
+        assert isinstance(forum, DiscuzForum) and forum.flood_seconds == 15
+    finally:
+        forum.close()
+    with pytest.raises(ValueError, match="time zone"):
+        ForumSettings(engine="discuz", base_url="http://h", username="u", password_env="X", site_time_zone="Mars/Base")
