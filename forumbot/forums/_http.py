@@ -112,10 +112,6 @@ class Transport:
         finally:
             self._last_write_end = self._clock()
 
-    def wait_write_interval(self) -> None:
-        """Sleeps until the next write may start (the write interval after the last write)."""
-        self._pace()
-
     def sleep(self, seconds: float) -> None:
         """Sleeps with the transport's (replaceable) sleep."""
         if seconds > 0:
