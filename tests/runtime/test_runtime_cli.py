@@ -56,3 +56,25 @@ def test_status_and_organiser_commands(tmp_path):
     assert "answer to the command line" in out and "E" in out
     bad = runner.invoke(app, ["status", str(tmp_path / "missing.toml")])
     assert bad.exit_code == 2 and "cannot read" in bad.output
+
+
+def test_standings_across_a_series(tmp_path):
+    from bot_helpers import Season, example_phases, play_phases
+
+    paths = []
+    for number in (1, 2):
+        path = tmp_path / f"game{number}.toml"
+        path.write_text(SEASON.replace('name = "cli"', f'name = "game {number}"')
+                        .replace('["A", "B", "C", "D", "E"]', '["A", "B", "C", "D", "E", "F", "G"]'), encoding="utf-8")
+        config = load_config(path)
+        clock = Clock()
+        season = Season(config, MemoryForum("judge", clock), clock, config.database_url)
+        play_phases(season, example_phases())
+        assert season.bot.game.finished
+        paths.append(str(path))
+    out = CliRunner().invoke(app, ["standings", *paths])
+    assert out.exit_code == 0, out.output
+    lines = {line.split()[1]: line for line in out.output.splitlines() if line[:4].strip().isdigit()}
+    assert lines["A"].split()[2:4] == ["2", "2"] and "good 2/2" in lines["A"]
+    assert lines["C"].split()[2:4] == ["2", "0"] and "killer 0/2" in lines["C"]
+    assert 'previous_first_victims = ["", ""]' in out.output

@@ -1,0 +1,42 @@
+"""``forumbot standings SEASON...``: standings across a series of games with the same roster (the club
+plays several in a row), and what the next game's season file needs for rules that look back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from forumbot.cli import app
+from forumbot.engine.series import game_result, merge_standings, ranked
+
+
+@app.command("standings")
+def standings(
+    seasons: list[Path] = typer.Argument(..., help="the season files of the series' games, oldest first"),
+    as_json: bool = typer.Option(False, "--json", help="print the standings as JSON"),
+) -> None:
+    """Games played and won by each player, in all and by role, over finished seasons; and the
+    first-night victims, for ``[params.series] previous_first_victims`` of the next game."""
+    from forumbot.runtime_cli import _bot, _load
+
+    table: dict = {}
+    victims: list[str] = []
+    for path in seasons:
+        bot = _bot(_load(path))
+        if not bot.game.finished:
+            typer.echo(f"{path}: season {bot.config.name!r} is not over; left out", err=True)
+            continue
+        result = game_result(bot.game)
+        table = merge_standings(table, result)
+        victims.append(result.get("first_night_victim") or "")
+    if as_json:
+        typer.echo(json.dumps({"standings": table, "first_night_victims": victims}, ensure_ascii=False, indent=2))
+        return
+    typer.echo(f"{'rank':>4}  {'player':<14} {'played':>6} {'won':>4}  by role (won/played)")
+    for row in ranked(table):
+        roles = ", ".join(f"{role} {r['won']}/{r['played']}" for role, r in sorted(table[row["name"]]["roles"].items()))
+        typer.echo(f"{row['rank']:>4}  {row['name']:<14} {row['played']:>6} {row['won']:>4}  {roles}")
+    typer.echo("\nFor the next game's season file:\n[params.series]\nprevious_first_victims = "
+               + json.dumps(victims, ensure_ascii=False))
