@@ -34,6 +34,10 @@ def outputs():
     ended = {"ruleset": "sunlight", "players": list("ABCD"), "phases": [{"organiser": [["Org", "结束游戏"]]}]}
     results.append(replay(parse_transcript(ended)))
     results += killer_club_results()
+    # every transcript in tests/transcripts/ (each ruleset's transcripts together cover its templates)
+    for path in sorted(EXAMPLE.parent.glob("*.yaml")):
+        if path not in (EXAMPLE, KILLER_CLUB):
+            results.append(replay(load_transcript(path)))
     for r in results:
         for ph in r.phases:
             yield from ph.step.replies
