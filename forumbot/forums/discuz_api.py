@@ -27,7 +27,11 @@ API = "/api/mobile/index.php"
 class ConversationLimit(SendFailed):
     """UCenter's ``privatepmthreadlimit``: the judge wrote in as many conversations as allowed in 24 h.
 
-    Handled by the runtime like any :class:`SendFailed` (kept, retried later, organisers told)."""
+    Handled by the runtime like any :class:`SendFailed` (kept, retried later, organisers told); the
+    limit frees up within a day, so a retry is due an hour later by default."""
+
+    def __init__(self, message: str, reason: str = "", retry_after_seconds: float | None = 3600.0):
+        super().__init__(message, reason, retry_after_seconds)
 
 
 class MobileApiClosed(NotAllowed):

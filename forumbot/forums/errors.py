@@ -46,9 +46,12 @@ class LayoutChanged(ForumError):
 class SendFailed(ForumError):
     """A private message (or post) was not delivered although the forum answered, e.g. a full mailbox.
 
-    ``reason`` is the forum's own explanation when it gave one.
+    ``reason`` is the forum's own explanation when it gave one. ``retry_after_seconds``: when the
+    refusal is a quota that frees up with time (a daily conversation limit), how long until a retry
+    may succeed; None when only a person can fix it (a full mailbox, an unknown user).
     """
 
-    def __init__(self, message: str, reason: str = ""):
+    def __init__(self, message: str, reason: str = "", retry_after_seconds: float | None = None):
         super().__init__(message)
         self.reason = reason
+        self.retry_after_seconds = retry_after_seconds

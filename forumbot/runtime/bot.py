@@ -26,7 +26,7 @@ from forumbot.migrations import upgrade
 from forumbot.render import Renderer
 from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
-from forumbot.runtime.delivery import MAX_ATTEMPTS, Delivery
+from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.timing import Timing
 
 log = logging.getLogger("forumbot")
@@ -309,14 +309,14 @@ class Bot:
     def _deliver(self) -> None:
         self.delivery.run()
 
-    def notify_failure(self, row: OutboxRow, exc: Exception) -> None:
+    def notify_failure(self, row: OutboxRow, exc: Exception, max_attempts: int) -> None:
         """Tell the organisers that ``row`` could not be delivered (queued like any private message)."""
         attempt = row.attempts + 1
         notes = [
             self._pm_row(f"{self.store.season_id}:failed:{row.id}:{attempt}:{org}", org, f"f{row.id}.{attempt}",
                          "common/delivery_failed",
                          {"recipient": row.recipient or "", "kind": row.kind, "error": str(exc)[:300],
-                          "attempt": attempt, "max_attempts": MAX_ATTEMPTS})
+                          "attempt": attempt, "max_attempts": max_attempts})
             for org in self.config.organisers
         ]
         self.store.queue(notes)
@@ -344,5 +344,5 @@ class Bot:
         if not self.game.finished:
             return False
         return not self.store.outbox(("pending", "sending")) and all(
-            r.attempts >= MAX_ATTEMPTS for r in self.store.outbox(("failed",))
+            r.next_attempt_at is None for r in self.store.outbox(("failed",))
         )

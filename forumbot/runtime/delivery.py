@@ -4,11 +4,11 @@ sent again after an interrupted attempt (a crash, a dropped connection), so noth
 from __future__ import annotations
 
 import logging
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from forumbot.forums.errors import ForumError, NotAllowed, NotFound, SendFailed
-from forumbot.runtime.store import OutboxRow
+from forumbot.runtime.store import OutboxRow, aware
 
 if TYPE_CHECKING:
     from forumbot.runtime.bot import Bot
@@ -17,6 +17,8 @@ log = logging.getLogger("forumbot")
 
 #: attempts at a row the forum refuses (a full mailbox...) before it is left for the organiser
 MAX_ATTEMPTS = 5
+#: attempts at a row refused by a quota that frees up with time (a daily conversation limit)
+MAX_QUOTA_ATTEMPTS = 72
 
 
 def fingerprint(text: str, length: int = 40) -> str:
@@ -100,19 +102,20 @@ class Delivery:
         log.info("sent %s (forum id %d)", what, ref)
 
     def _failed(self, row: OutboxRow, exc: Exception) -> None:
-        self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500])
-        log.warning("delivery failed (attempt %d of %d): %s", row.attempts + 1, MAX_ATTEMPTS, exc)
-        if row.template != "common/delivery_failed":
-            self.bot.notify_failure(row, exc)
+        attempts = row.attempts + 1
+        wait = getattr(exc, "retry_after_seconds", None)
+        limit = MAX_QUOTA_ATTEMPTS if wait else MAX_ATTEMPTS
+        retry = None
+        if attempts < limit:
+            retry = self.bot.clock() + timedelta(seconds=wait or 600 * attempts)
+        self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500], next_attempt_at=retry)
+        log.warning("delivery failed (attempt %d of %d): %s", attempts, limit, exc)
+        if attempts == 1 and row.template != "common/delivery_failed":
+            self.bot.notify_failure(row, exc, limit)  # once per row, not at every retry
 
     def _retry_failed(self) -> None:
         now = self.bot.clock()
         for row in self.store.outbox(("failed",)):
-            if row.attempts >= MAX_ATTEMPTS:
-                continue
-            last = row.last_attempt_at or row.created_at
-            if last.tzinfo is None:
-                last = last.replace(tzinfo=UTC)
-            if now - last >= timedelta(minutes=10 * row.attempts):
-                self.store.update_outbox(row.id, status="pending")
+            if row.next_attempt_at is not None and now >= aware(row.next_attempt_at):
+                self.store.update_outbox(row.id, status="pending", next_attempt_at=None)
 

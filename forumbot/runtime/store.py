@@ -87,6 +87,7 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     last_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    next_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))  # a failed row's retry
     sent_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
 
 

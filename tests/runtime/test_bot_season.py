@@ -225,3 +225,26 @@ def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch
     assert len(crashes) >= 20, crashes
     assert crashy.posts() == calm.posts()
     assert crashy.pms() == calm.pms()
+
+
+def test_quota_refusal_is_retried_after_its_wait_and_organiser_told_once(tmp_path):
+    from forumbot.forums.errors import SendFailed
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    original = s.forum.send_pm
+    refused = {"n": 0}
+
+    def limited(user, subject, body):
+        if user == "E" and refused["n"] < 3:
+            refused["n"] += 1
+            raise SendFailed("conversation limit reached", "limit", retry_after_seconds=3600)
+        return original(user, subject, body)
+
+    s.forum.send_pm = limited
+    s.bot.cycle()
+    for _ in range(3):
+        s.clock.advance(3601)
+        s.bot.cycle()
+    assert any("welcome" in m.body for m in s.forum.pms_to("E"))
+    assert refused["n"] == 3
+    assert sum("could not deliver" in m.body for m in s.forum.pms_to("Org")) == 1
