@@ -20,6 +20,14 @@ PLAYER_VERBS = (
     "clue",       # 线索 N / 線索 N / clue N; 不要线索 / no clue = number 0
     "status",     # 状态 / 狀態 / status
     "help",       # 帮助 / 幫助 / help
+    "exorcise",   # 退治 / 驱魔 / exorcise (human_kill: the humans' day vote)
+    "abstain",    # 弃权 / 弃票 / abstain
+    "withdraw",   # 退选 / withdraw (human_kill: the sage election)
+    "disguise",   # 伪装 / disguise (human_kill: Mamizou)
+    "dream",      # 梦 / 入梦 / dream (human_kill: Doremy, up to two targets)
+    "take",       # 带走 / take (human_kill: Reimu, Yuuka)
+    "clockwise",  # 顺时针 X / clockwise X (human_kill: the sage's speaking order from X)
+    "anticlockwise",  # 逆时针 X / anticlockwise X
 )
 ORGANISER_VERBS = (
     "penalty",    # 罚分 X 潜水|灌水 / penalty X lurking|flooding -> text "lurking" | "flooding"

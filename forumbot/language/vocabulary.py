@@ -21,6 +21,9 @@ ARITY = {
     "successor": TARGETS, "clue": NUMBER, "status": NONE, "help": NONE,
     "penalty": PENALTY, "replace": REPLACE, "extend": DURATION,
     "pause": NONE, "resume": NONE, "end": NONE,
+    # human_kill
+    "exorcise": TARGETS, "abstain": NONE, "withdraw": NONE, "disguise": TARGETS, "dream": TARGETS,
+    "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS,
 }
 
 #: keyword -> (verb, fixed number or None). CJK keywords may be glued to surrounding text; Latin
@@ -45,6 +48,17 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "暂停": ("pause", None), "pause": ("pause", None),
     "继续": ("resume", None), "恢复": ("resume", None), "resume": ("resume", None),
     "结束游戏": ("end", None), "结束": ("end", None), "end": ("end", None), "end game": ("end", None),
+    # human_kill
+    "退治": ("exorcise", None), "驱魔": ("exorcise", None), "exorcise": ("exorcise", None),
+    "放逐": ("vote", None), "banish": ("vote", None),
+    "弃权": ("abstain", None), "弃票": ("abstain", None), "abstain": ("abstain", None),
+    "退选": ("withdraw", None), "withdraw": ("withdraw", None),
+    "伪装": ("disguise", None), "disguise": ("disguise", None),
+    "梦": ("dream", None), "入梦": ("dream", None), "dream": ("dream", None),
+    "带走": ("take", None), "take": ("take", None),
+    "顺时针": ("clockwise", None), "clockwise": ("clockwise", None),
+    "逆时针": ("anticlockwise", None), "anticlockwise": ("anticlockwise", None),
+    "counterclockwise": ("anticlockwise", None), "counter-clockwise": ("anticlockwise", None),
 }
 
 #: Keywords that act on the sender without a name (自救 = 救自己).
@@ -66,6 +80,9 @@ NOT_COMMANDS = (
     "继续观察", "继续发言", "继续说",
     "状态不好", "状态很好",
     "结束了", "结束后", "结束前", "结束时", "结束之",
+    "被退治", "退治专家", "被驱魔", "被放逐", "放逐了", "弃权票", "退选了",
+    "伪装成", "做梦", "梦见", "梦想", "梦到", "梦里", "梦游", "白日梦", "美梦", "噩梦", "梦境", "梦幻",
+    "带走了", "被带走",
 )
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
