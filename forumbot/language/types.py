@@ -28,6 +28,8 @@ PLAYER_VERBS = (
     "take",       # 带走 / take (human_kill: Reimu, Yuuka)
     "clockwise",  # 顺时针 X / clockwise X (human_kill: the sage's speaking order from X)
     "anticlockwise",  # 逆时针 X / anticlockwise X
+    "suck",       # 吸 / 吸血 / suck (interview_vampire: up to 2 or 3 targets)
+    "convert",    # 转化 / 轉化 / 初拥 / convert (interview_vampire)
 )
 ORGANISER_VERBS = (
     "penalty",    # 罚分 X 潜水|灌水 / penalty X lurking|flooding -> text "lurking" | "flooding"

@@ -24,6 +24,8 @@ ARITY = {
     # human_kill
     "exorcise": TARGETS, "abstain": NONE, "withdraw": NONE, "disguise": TARGETS, "dream": TARGETS,
     "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS,
+    # interview_vampire
+    "suck": TARGETS, "convert": TARGETS,
 }
 
 #: keyword -> (verb, fixed number or None). CJK keywords may be glued to surrounding text; Latin
@@ -59,6 +61,9 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "顺时针": ("clockwise", None), "clockwise": ("clockwise", None),
     "逆时针": ("anticlockwise", None), "anticlockwise": ("anticlockwise", None),
     "counterclockwise": ("anticlockwise", None), "counter-clockwise": ("anticlockwise", None),
+    # interview_vampire
+    "吸": ("suck", None), "吸血": ("suck", None), "suck": ("suck", None),
+    "转化": ("convert", None), "初拥": ("convert", None), "convert": ("convert", None),
 }
 
 #: Keywords that act on the sender without a name (自救 = 救自己).
@@ -83,6 +88,8 @@ NOT_COMMANDS = (
     "被退治", "退治专家", "被驱魔", "被放逐", "放逐了", "弃权票", "退选了",
     "伪装成", "做梦", "梦见", "梦想", "梦到", "梦里", "梦游", "白日梦", "美梦", "噩梦", "梦境", "梦幻",
     "带走了", "被带走",
+    "吸血鬼", "吸引", "呼吸", "吸收", "吸烟", "吸毒", "吸取", "吸气", "吸管", "吸尘", "吸饱", "吸满",
+    "吸够", "吸到", "吸不到", "吸过", "吸食", "被吸", "吸了", "转化为", "转化成", "被转化", "转化了",
 )
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
