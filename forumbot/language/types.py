@@ -30,6 +30,12 @@ PLAYER_VERBS = (
     "anticlockwise",  # 逆时针 X / anticlockwise X
     "suck",       # 吸 / 吸血 / suck (interview_vampire: up to 2 or 3 targets)
     "convert",    # 转化 / 轉化 / 初拥 / convert (interview_vampire)
+    "link",       # 连 / 連 / link (vampire_village: cupid links two lovers)
+    "guard",      # 守 / 守护 / guard (vampire_village: the guard)
+    "poison",     # 毒 / poison (vampire_village: the witch)
+    "charm",      # 吹 / 魅惑 / charm (vampire_village: the piper, up to two targets)
+    "shoot",      # 开枪 / 開槍 / shoot (vampire_village: the hunter at death)
+    "selfkill",   # 自杀 / 自殺 / 自爆 / selfkill (vampire_village: a vampire kills himself)
 )
 ORGANISER_VERBS = (
     "penalty",    # 罚分 X 潜水|灌水 / penalty X lurking|flooding -> text "lurking" | "flooding"

@@ -26,6 +26,8 @@ ARITY = {
     "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS,
     # interview_vampire
     "suck": TARGETS, "convert": TARGETS,
+    # vampire_village
+    "link": TARGETS, "guard": TARGETS, "poison": TARGETS, "charm": TARGETS, "shoot": TARGETS, "selfkill": NONE,
 }
 
 #: keyword -> (verb, fixed number or None). CJK keywords may be glued to surrounding text; Latin
@@ -64,6 +66,15 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     # interview_vampire
     "吸": ("suck", None), "吸血": ("suck", None), "suck": ("suck", None),
     "转化": ("convert", None), "初拥": ("convert", None), "convert": ("convert", None),
+    # vampire_village
+    "连": ("link", None), "连情侣": ("link", None), "link": ("link", None),
+    "守": ("guard", None), "守护": ("guard", None), "guard": ("guard", None), "protect": ("guard", None),
+    "毒": ("poison", None), "毒杀": ("poison", None), "poison": ("poison", None),
+    "吹": ("charm", None), "魅惑": ("charm", None), "charm": ("charm", None),
+    "开枪": ("shoot", None), "枪杀": ("shoot", None), "shoot": ("shoot", None),
+    "传警徽": ("successor", None), "移交警徽": ("successor", None),
+    "自杀": ("selfkill", None), "自爆": ("selfkill", None), "selfkill": ("selfkill", None),
+    "self-kill": ("selfkill", None),
 }
 
 #: Keywords that act on the sender without a name (自救 = 救自己).
@@ -75,7 +86,7 @@ SELF_KEYWORDS = frozenset({"自救"})
 NOT_COMMANDS = (
     "投降", "投入", "投诉", "投资", "投机", "投稿", "投篮", "投放", "投影", "投标", "投胎", "投缘",
     "投射", "投掷", "投靠", "投奔", "投身", "投递", "投向", "投票权", "投票数", "投票结果",
-    "杀手", "自杀", "杀人游戏", "杀人", "版杀", "被杀", "暗杀", "杀气", "抹杀", "秒杀", "杀死了",
+    "杀手", "自杀的", "自杀式", "杀人游戏", "杀人", "版杀", "被杀", "暗杀", "杀气", "抹杀", "秒杀", "杀死了",
     "刀子", "刀法", "菜刀", "一刀",
     "经验", "体验", "考验", "检验", "实验", "验证", "验收", "应验", "测验", "灵验", "验出",
     "检查", "调查", "查看", "查询", "审查", "排查", "查到", "查出", "查杀",
@@ -90,6 +101,11 @@ NOT_COMMANDS = (
     "带走了", "被带走",
     "吸血鬼", "吸引", "呼吸", "吸收", "吸烟", "吸毒", "吸取", "吸气", "吸管", "吸尘", "吸饱", "吸满",
     "吸够", "吸到", "吸不到", "吸过", "吸食", "被吸", "吸了", "转化为", "转化成", "被转化", "转化了",
+    "连续", "连接", "连着", "连忙", "一连", "接连", "连带", "连胜", "连任",
+    "守护者", "遵守", "保守", "防守", "守住", "守规矩", "守门", "守夜人",
+    "毒药", "中毒", "病毒", "有毒", "毒舌", "狠毒", "恶毒", "解毒", "毒死了", "被毒",
+    "吹笛者", "吹笛人", "吹笛", "吹牛", "吹水", "吹风", "吹嘘", "吹捧", "被吹",
+    "开枪了", "被枪杀",
 )
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).

@@ -2,3 +2,4 @@
 
 from forumbot.rulesets import sunlight  # noqa: F401
 from forumbot.rulesets import killer_club  # noqa: F401
+from forumbot.rulesets import vampire_village  # noqa: F401
