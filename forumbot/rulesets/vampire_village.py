@@ -492,8 +492,7 @@ class VampireVillage(Ruleset):
 
     def _close_night(self, out: Step) -> None:
         g = self.game
-        standing = self.night.close((VAMPIRE, GUARD))
-        kill, guard = standing.get(VAMPIRE), standing.get(GUARD)
+        kill, guard = self.night.of(VAMPIRE), self.night.of(GUARD)  # the night closes at dawn, after the witch
         if guard is not None and (not g.player(guard.actor).alive or self.powers_lost):
             guard = None
         target = kill.target if kill is not None and g.living(VAMPIRE) and g.player(kill.target).alive else None
@@ -538,7 +537,7 @@ class VampireVillage(Ruleset):
     def _dawn(self, out: Step) -> None:
         g = self.game
         round_ = g.phase.round
-        witch = self.night.close((WITCH,)).get(WITCH)
+        witch = self.night.close((VAMPIRE, GUARD, WITCH)).get(WITCH)
         if witch is not None and (not g.player(witch.actor).alive or self.powers_lost):
             witch = None
         batch: list[tuple[int, str]] = []
