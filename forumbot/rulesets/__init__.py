@@ -3,3 +3,4 @@
 from forumbot.rulesets import sunlight  # noqa: F401
 from forumbot.rulesets import killer_club  # noqa: F401
 from forumbot.rulesets import vampire_village  # noqa: F401
+from forumbot.rulesets import human_kill  # noqa: F401

@@ -1,0 +1,881 @@
+"""人类杀 (human_kill): a reverse werewolf. The humans hide among the youkai and exorcise one player
+each day by private vote; each night everyone speaks and votes to banish one suspected human.
+
+Rulebook: ``shared/seeds/003_2de32bbb5fd32c07.txt``; roles, distribution and weather:
+``shared/seeds/human_kill-roles.md``; rulings: ``shared/seeds/README.md`` § human_kill; for players
+and organisers: ``docs/human_kill.md``. Roles, factions and tables: :mod:`.roles`.
+
+Timeline of round r: the day actors' windows, each its own phase (``remilia``, ``mamizou``,
+``exorcism``, ``yukari``, ``doremy``: only those of roles dealt in this game, every day, whether the
+holder lives or not, so a window tells nothing); on round 1 with the sage rule ``election``,
+``sage_vote`` and perhaps ``sage_runoff``; at nightfall the day's dead are announced (no cause, no
+role), then ``order`` (the sage picks the speaking order, when there is a sage) and ``banish`` (speak,
+then vote), perhaps ``banish_runoff``. Shared mechanics: :mod:`forumbot.engine.teamvote` (the
+exorcism), :mod:`forumbot.engine.weighted` (the banish vote: abstention, the sage's 1.5),
+:mod:`forumbot.engine.election` (the sage), :mod:`forumbot.engine.modifiers` (the weather),
+:mod:`forumbot.engine.table` (speaking orders round the table).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from forumbot.engine.election import Election
+from forumbot.engine.game import Game, SetupError
+from forumbot.engine.modifiers import chance, draw_modifier
+from forumbot.engine.ruleset import Params, Ruleset, register
+from forumbot.engine.table import reshuffle, round_table
+from forumbot.engine.teamvote import TeamVote
+from forumbot.engine.types import Event, Step
+from forumbot.engine.weighted import WeightedVote
+from forumbot.language.types import Command
+from forumbot.rulesets.human_kill.roles import (
+    DAY_ORDER, DOREMY, FACTION, GREAT, HUMAN, HUMAN_SIDE, MAMIZOU, NOT_DAY_ONE, PARSEE, REIMU, REMILIA,
+    RINNOSUKE, ROLES, STANDARD, TAKERS, UTSUHO, WEATHER, YOUKAI, YUKARI, Row, remilia_sees, row_counts,
+    thirds_counts,
+)
+
+WINDOW_ROLE = {"remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
+VOTE_KINDS = ("banish", "banish_runoff")
+SAGE_VOTE_KINDS = ("sage_vote", "sage_runoff")
+
+
+class HumanKillParams(Params):
+    """Season parameters of human_kill; defaults are the rulebook's and the README's rulings."""
+
+    distribution: Literal["standard", "thirds"] = Field(
+        "standard", description="standard: the table by player count; thirds: the rulebook's thirds rule")
+    table: dict[int, Row] = Field(default_factory=dict, description="rows replacing the standard table's, by player count")
+    human_threshold: int = Field(8, ge=1, description="from this many players the humans win by 重创 (all ordinary or all great youkai out), below it by 清剿")
+    exorcise_tie: Literal["nobody", "draw"] = Field("nobody", description="the exorcism ties or all abstain: nobody, or a seeded draw among the tied")
+    banish_votes: int = Field(2, ge=1, description="banish votes a night: the first and the run-offs among the tied")
+    change_vote: bool = Field(False, description="a later banish or sage ballot replaces the earlier one")
+    last_words_rounds: int = Field(2, ge=0, description="players out in the first N rounds leave last words")
+    will_phases: int = Field(1, ge=0, description="phases after a death in which the last words may be posted")
+    sage: bool = Field(False, description="the optional sage election on round 1")
+    sage_weight: float = Field(1.5, gt=0, description="the sage's banish vote")
+    weather: bool = Field(False, description="the optional weather: one drawn each day")
+    weather_weights: dict[str, float] = Field(default_factory=lambda: dict(WEATHER), description="weather id -> draw weight")
+    kyokkou_chance: float = Field(0.05, ge=0, le=1, description="极光: the chance that the day's real weather is hidden")
+    fail_chance: float = Field(0.5, ge=0, le=1, description="烈日: the chance that a role's action on a target fails; 台风: a ballot is blown away")
+    noumu_limit: int = Field(10, ge=1, description="浓雾: the longest post, in characters")
+
+
+@register
+class HumanKill(Ruleset):
+    """The human_kill ruleset (see the module docstring)."""
+
+    id = "human_kill"
+    Params = HumanKillParams
+    roles = dict(FACTION)
+    default_role = YOUKAI
+    min_players = 6
+
+    def __init__(self, game: Game, params: HumanKillParams) -> None:
+        super().__init__(game, params)
+        self.params: HumanKillParams = params
+        self.counts: dict[str, int] = {}
+        self.windows: list[str] = []
+        self.seating: list[int] = []
+        self.round = 0
+        self.weather: str | None = None
+        self.weather_shown: str | None = None
+        self.weathers: list[dict[str, Any]] = []
+        self.exorcism = TeamVote(())
+        self.exorcised: int | None = None     # today's exorcism target that will be out at nightfall
+        self.exorcise_target: int | None = None  # today's plurality (protected or not)
+        self.check_done: int | None = None
+        self.disguise: int | None = None
+        self.last_disguise: int | None = None
+        self.disguise_failed = False
+        self.yukari_save: int | None = None
+        self.yukari_kill: int | None = None
+        self.yukari_used: set[str] = set()
+        self.dream: tuple[int, ...] = ()
+        self.nightmare: list[int] = []
+        self.takes: dict[int, int] = {}
+        self.successor: int | None = None
+        self.sage: int | None = None
+        self.election: Election | None = None
+        self.vote = WeightedVote(max_votes=2)
+        self.round_dead: list[int] = []
+        self.order_choice: tuple[int, bool] | None = None
+        self.sealed: dict[int, bool] = {}     # Utsuho banished: seat -> has spoken her one post
+        self.out_round: dict[int, int] = {}
+        self.deaths: list[dict[str, Any]] = []
+        self.log: list[dict[str, Any]] = []
+        self.win_reason: str | None = None
+
+    # --- set-up -----------------------------------------------------------------------------------
+    def role_counts(self, n_players: int) -> dict[str, int]:
+        rng = self.game.rng("distribution")
+        row = self.params.table.get(n_players) or STANDARD.get(n_players)
+        if self.params.distribution == "thirds" or row is None:
+            counts = thirds_counts(n_players, rng)
+        else:
+            counts = row_counts(row, rng)
+        if sum(counts.values()) != n_players:
+            raise SetupError(f"the human_kill row for {n_players} players deals {sum(counts.values())} roles")
+        return counts
+
+    def start(self, out: Step) -> None:
+        g = self.game
+        self.counts = {r: sum(1 for p in g.players if p.role == r) for r in ROLES}
+        if not any(self.counts[r] for r in HUMAN_SIDE) or not any(self.counts[r] for r in (YOUKAI,) + GREAT):
+            raise SetupError("human_kill needs at least one human and one youkai in the draw")
+        for r in GREAT + (PARSEE, DOREMY, REIMU, RINNOSUKE):
+            if self.counts[r] > 1:
+                raise SetupError(f"human_kill has at most one {r}")
+        self.windows = [w for w in DAY_ORDER if w == "exorcism" or self.counts[WINDOW_ROLE[w]]]
+        self.seating = [p.seat for p in g.players]
+        out.events.append(Event("setup", {"counts": self.counts, "windows": self.windows}))
+        for p in g.players:
+            g.reply(p.seat, "human_kill/role", out, **self.role_reply_data(p.seat))
+        g.post("human_kill/opening", out, players=[p.name for p in g.players], counts=self.present_counts(),
+               windows=self.windows, clean=len(g.players) < self.params.human_threshold, sage=self.params.sage,
+               weather=self.params.weather, last_words=self.params.last_words_rounds, votes=self.params.banish_votes)
+
+    def present_counts(self) -> dict[str, int]:
+        return {r: k for r, k in self.counts.items() if k}
+
+    def seats_of(self, *roles: str) -> list[int]:
+        return [p.seat for p in self.game.players if p.role in roles]
+
+    def exorcists(self) -> list[int]:
+        """Who exorcises today: the living humans and Reimu; Rinnosuke only as the last human."""
+        g = self.game
+        team = [s for s in self.seats_of(HUMAN, REIMU) if g.player(s).alive]
+        if team:
+            return team
+        return [s for s in self.seats_of(RINNOSUKE) if g.player(s).alive]
+
+    def role_reply_data(self, seat: int) -> dict[str, Any]:
+        g = self.game
+        role = g.player(seat).role
+        mates = [s for s in self.seats_of(HUMAN, REIMU) if s != seat] if role in (HUMAN, REIMU) else []
+        others = [p.seat for p in g.players if p.seat != seat and p.seat not in mates]
+        return {
+            "name": g.name(seat), "seat": seat, "role": role, "faction": FACTION[role], "teammates": g.names(mates),
+            "players": [p.name for p in g.players], "counts": self.present_counts(),
+            "clean": len(g.players) < self.params.human_threshold, "sage": self.params.sage,
+            "example": g.name(others[0] if others else seat), "example2": g.name(others[1] if len(others) > 1 else seat),
+            "last_words": self.params.last_words_rounds,
+        }
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def active(self, seat: int) -> bool:
+        """Alive and not a banished Utsuho."""
+        return self.game.player(seat).alive and seat not in self.sealed
+
+    def playing(self) -> list[int]:
+        return [s for s in self.game.alive() if s not in self.sealed]
+
+    def w(self, name: str) -> bool:
+        """Is today's weather ``name``?"""
+        return self.params.weather and self.weather == name
+
+    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
+        g = self.game
+        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
+        g.reply(seat, "human_kill/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
+                round=g.phase.round, **data)
+
+    def _recorded(self, seat: int, cmd: Command, action: str, out: Step, **data: Any) -> None:
+        g = self.game
+        g.reply(seat, "human_kill/recorded", out, action=action, round=g.phase.round, read_as=g.read_as(cmd), **data)
+
+    def _one_target(self, seat: int, cmd: Command, out: Step, dead_ok: bool = False) -> int | None:
+        g = self.game
+        if len(cmd.targets) != 1:
+            self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            return None
+        t = cmd.targets[0]
+        if not dead_ok and not g.player(t).alive:
+            self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+            return None
+        return t
+
+    def _fails(self, what: str, target: int, out: Step) -> bool:
+        """烈日: a role's action on ``target`` fails with ``fail_chance``."""
+        if not self.w("retsujitsu"):
+            return False
+        return chance(self.game, self.params.fail_chance, f"retsujitsu:{self.round}:{what}:{target}", out)
+
+    # --- commands ---------------------------------------------------------------------------------
+    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        role = g.player(seat).role
+        verb = cmd.verb
+        if verb == "take":
+            return self._take(seat, cmd, out)
+        if verb == "successor":
+            return self._successor(seat, cmd, out)
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        if seat in self.sealed:
+            return self._refuse(seat, cmd, "sealed", out)
+        kind = g.phase.kind
+        if verb == "withdraw":
+            return self._withdraw(seat, cmd, out)
+        if verb in ("clockwise", "anticlockwise"):
+            return self._order(seat, cmd, out)
+        if verb in ("vote", "abstain") and kind in VOTE_KINDS + SAGE_VOTE_KINDS:
+            return self._vote(seat, cmd, out)
+        if verb in ("exorcise", "abstain") or (verb == "vote" and kind == "exorcism"):
+            return self._exorcise(seat, cmd, out)
+        handler = {"check": (REMILIA, self._check), "disguise": (MAMIZOU, self._disguise),
+                   "save": (YUKARI, self._yukari), "kill": (YUKARI, self._yukari),
+                   "dream": (DOREMY, self._dream)}.get(verb)
+        if verb == "vote":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if handler is None:
+            return self._refuse(seat, cmd, "not_in_game", out)
+        if role != handler[0]:
+            return self._refuse(seat, cmd, "not_your_role", out, role=role)
+        if kind != handler[0] and not (handler[0] == YUKARI and kind == "yukari"):
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        handler[1](seat, cmd, out)
+
+    def _check(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        target = self._one_target(seat, cmd, out, dead_ok=self.w("baiu"))
+        if target is None:
+            return
+        if target == seat:
+            return self._refuse(seat, cmd, "check_self", out)
+        if self.check_done is not None:
+            return self._refuse(seat, cmd, "already_checked", out, target=g.name(self.check_done))
+        self.check_done = target
+        failed = self._fails("check", target, out)
+        seen = None if failed else remilia_sees(g.player(target).role)
+        out.events.append(Event("check", {"seat": seat, "target": target, "seen": seen, "round": self.round}))
+        self.log.append({"round": self.round, "action": "check", "target": g.name(target), "result": seen, "failed": failed})
+        g.reply(seat, "human_kill/check_result", out, round=self.round, target=g.name(target), seen=seen,
+                read_as=g.read_as(cmd))
+
+    def _disguise(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        target = self._one_target(seat, cmd, out)
+        if target is None:
+            return
+        if target == seat:
+            return self._refuse(seat, cmd, "disguise_self", out)
+        if target == self.last_disguise and not self.w("baiu"):
+            return self._refuse(seat, cmd, "repeat_disguise", out, target=g.name(target))
+        previous, self.disguise = self.disguise, target
+        self._recorded(seat, cmd, "disguise", out, target=g.name(target),
+                       replaced=g.name(previous) if previous and previous != target else None)
+
+    def _exorcise(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.phase.kind != "exorcism":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if not self.exorcism.may_vote(seat):
+            reason = "rinnosuke_waits" if g.player(seat).role == RINNOSUKE else "not_your_role"
+            return self._refuse(seat, cmd, reason, out, role=g.player(seat).role)
+        target = None
+        if cmd.verb != "abstain":
+            target = self._one_target(seat, cmd, out)
+            if target is None:
+                return
+        had, before = self.exorcism.choice_of(seat)
+        self.exorcism.cast(seat, target)
+        out.events.append(Event("exorcise_ballot", {"round": self.round, "voter": seat, "choice": target}))
+        name = g.name(target) if target else None
+        self._recorded(seat, cmd, "exorcise", out, target=name, relayed=g.names([s for s in self.exorcism.voters if s != seat]))
+        for s in self.exorcism.voters:
+            if s != seat and g.player(s).alive:
+                g.reply(s, "human_kill/relayed", out, round=self.round, actor=g.name(seat), target=name)
+
+    def _yukari(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        what = cmd.verb
+        if what in self.yukari_used:
+            return self._refuse(seat, cmd, "used_up", out, what=what)
+        target = self._one_target(seat, cmd, out)
+        if target is None:
+            return
+        if what == "save":
+            if self.w("kaisei"):
+                return self._refuse(seat, cmd, "kaisei", out)
+            if target != self.exorcised:
+                return self._refuse(seat, cmd, "not_exorcised", out, target=g.name(target))
+            if target == seat and not self.w("baiu"):
+                return self._refuse(seat, cmd, "save_self", out)
+            self.yukari_save = target
+        else:
+            if target == seat:
+                return self._refuse(seat, cmd, "kill_self", out)
+            self.yukari_kill = target
+        self._recorded(seat, cmd, what, out, target=g.name(target))
+
+    def _dream(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        targets = tuple(dict.fromkeys(cmd.targets))
+        if not 1 <= len(targets) <= 2:
+            return self._refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
+        for t in targets:
+            if t == seat:
+                return self._refuse(seat, cmd, "dream_self", out)
+            if not g.player(t).alive:
+                return self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+        self.dream = targets
+        self._recorded(seat, cmd, "dream", out, targets=g.names(targets))
+
+    def _take(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.player(seat).role not in TAKERS:
+            return self._refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        target = self._one_target(seat, cmd, out)
+        if target is None:
+            return
+        if target == seat:
+            return self._refuse(seat, cmd, "take_self", out)
+        self.takes[seat] = target
+        self._recorded(seat, cmd, "take", out, target=g.name(target))
+
+    def _successor(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if seat != self.sage or not g.player(seat).alive:
+            return self._refuse(seat, cmd, "not_sage", out)
+        target = self._one_target(seat, cmd, out)
+        if target is None:
+            return
+        if target == seat:
+            return self._refuse(seat, cmd, "successor_self", out)
+        self.successor = target
+        self._recorded(seat, cmd, "successor", out, target=g.name(target))
+
+    def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        e = self.election
+        if e is None or g.phase.kind not in ("election", "sage_runoff"):
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if g.phase.kind == "sage_runoff" and seat not in (e.vote.candidates or ()):
+            return self._refuse(seat, cmd, "not_candidate_self", out)
+        if not e.withdraw(seat):
+            return self._refuse(seat, cmd, "already_withdrawn", out)
+        out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
+        self._recorded(seat, cmd, "withdraw", out)
+
+    def _order(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.phase.kind != "order":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if seat != self.sage:
+            return self._refuse(seat, cmd, "not_sage", out)
+        target = self._one_target(seat, cmd, out, dead_ok=True)
+        if target is None:
+            return
+        allowed = self.round_dead or [seat]
+        if target not in allowed:
+            return self._refuse(seat, cmd, "bad_start", out, target=g.name(target), allowed=g.names(allowed))
+        self.order_choice = (target, cmd.verb == "clockwise")
+        self._recorded(seat, cmd, cmd.verb, out, target=g.name(target))
+
+    def _vote(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        v = self.vote if g.phase.kind in VOTE_KINDS else self.election.vote  # type: ignore[union-attr]
+        if not v.may_vote(seat):
+            return self._refuse(seat, cmd, "not_a_voter", out)
+        target = None
+        if cmd.verb != "abstain":
+            target = self._one_target(seat, cmd, out)
+            if target is None:
+                return
+            if not v.eligible(target) or target in self.sealed:
+                return self._refuse(seat, cmd, "not_candidate", out, target=g.name(target),
+                                    candidates=g.names(v.candidates or self.playing()))
+        existing = v.ballot_of(seat)
+        if existing is not None and not v.allow_change:
+            return self._refuse(seat, cmd, "already_voted", out,
+                                target=g.name(existing.choices[0]) if existing.choices else None)
+        weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
+        v.cast_weighted(seat, target, weight)
+        out.events.append(Event("ballot", {"kind": g.phase.kind, "round": self.round, "number": v.number,
+                                           "voter": seat, "choice": target, "weight": weight}))
+        self._recorded(seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
+                       changeable=v.allow_change, sage_vote=g.phase.kind in SAGE_VOTE_KINDS)
+
+    def sage_weight(self, seat: int) -> float:
+        if seat == self.sage and not self.w("tenkiame"):
+            return self.params.sage_weight
+        return 1.0
+
+    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
+        """Last words and dead players' posts (the engine's rule); a banished Utsuho's one post;
+        浓雾: long posts are reported to the organisers; in the sage election a post that is
+        「退选」 withdraws."""
+        g = self.game
+        if not g.player(seat).alive:
+            g.dead_player_post(seat, out)
+            return
+        if seat in self.sealed:
+            if not self.sealed[seat]:
+                self.sealed[seat] = True
+                out.events.append(Event("utsuho_speech", {"seat": seat}))
+            else:
+                out.events.append(Event("dead_player_post", {"seat": seat, "name": g.name(seat)}))
+                for org in g.organisers:
+                    g.reply(org, "common/dead_player_post", out, player=g.name(seat))
+            return
+        if self.w("noumu") and len(text.strip()) > self.params.noumu_limit:
+            out.events.append(Event("long_post", {"seat": seat, "length": len(text.strip())}))
+            for org in g.organisers:
+                g.reply(org, "human_kill/long_post", out, player=g.name(seat), length=len(text.strip()),
+                        limit=self.params.noumu_limit)
+        if g.phase.kind in ("election", "sage_runoff"):
+            from forumbot.language.parse import parse
+
+            cmd = parse(text, g.roster, sender_seat=seat)
+            if isinstance(cmd, Command) and cmd.verb == "withdraw":
+                self._withdraw(seat, cmd, out)
+
+    def may_leave_will(self, seat: int) -> bool:
+        """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds."""
+        return self.out_round.get(seat, 99) <= self.params.last_words_rounds
+
+    # --- phases -----------------------------------------------------------------------------------
+    def close_phase(self, out: Step) -> None:
+        kind = self.game.phase.kind
+        if kind == "prologue":
+            self._open_day(1, out)
+        elif kind in DAY_ORDER:
+            self._close_window(kind, out)
+        elif kind == "election":
+            self._close_election(out)
+        elif kind in SAGE_VOTE_KINDS:
+            self._close_sage_vote(out)
+        elif kind == "order":
+            self._open_banish(out)
+        elif kind in VOTE_KINDS:
+            self._close_banish(out)
+
+    def _open_day(self, round_: int, out: Step) -> None:
+        g = self.game
+        self.round = round_
+        self.round_dead = []
+        self.exorcised = self.exorcise_target = None
+        self.check_done = None
+        self.last_disguise, self.disguise, self.disguise_failed = self.disguise, None, False
+        self.yukari_save = self.yukari_kill = None
+        self.dream = ()
+        self.weather = self.weather_shown = None
+        reshuffled = False
+        if self.params.weather:
+            exclude = list(NOT_DAY_ONE) if round_ == 1 else []
+            if not self.params.sage or (self.sage is None and round_ > 1):
+                exclude.append("tenkiame")
+            self.weather = draw_modifier(g, self.params.weather_weights, round_, out, exclude, purpose="weather")
+            hidden = chance(g, self.params.kyokkou_chance, f"kyokkou:{round_}", out)
+            self.weather_shown = "kyokkou" if hidden else self.weather
+            self.weathers.append({"round": round_, "weather": self.weather, "hidden": hidden})
+            if self.weather == "kawagiri":
+                self.seating = reshuffle(g, self.seating, f"kawagiri:{round_}", out)
+                reshuffled = True
+        self._open_window(self.windows[0], out, first=True, reshuffled=reshuffled)
+
+    def _open_window(self, kind: str, out: Step, first: bool = False, reshuffled: bool = False) -> None:
+        g = self.game
+        g.open_phase(kind, self.round, self.round, out)
+        data: dict[str, Any] = {}
+        if kind == "exorcism":
+            self.exorcism = TeamVote(tuple(self.exorcists()), tie=self.params.exorcise_tie)
+        if kind == "yukari":
+            for s in g.living(YUKARI):
+                g.reply(s, "human_kill/yukari_target", out, round=self.round,
+                        target=g.name(self.exorcised) if self.exorcised else None, kaisei=self.w("kaisei"),
+                        save_left="save" not in self.yukari_used, kill_left="kill" not in self.yukari_used)
+        g.post("human_kill/window", out, kind=kind, round=self.round, first=first, weather=self.weather_shown if first else None,
+               seating=g.names(self.seating) if reshuffled else None, alive=g.names(g.alive()), **data)
+
+    def _close_window(self, kind: str, out: Step) -> None:
+        if kind == "exorcism":
+            self._close_exorcism(out)
+        i = self.windows.index(kind)
+        if i + 1 < len(self.windows):
+            return self._open_window(self.windows[i + 1], out)
+        if self.round == 1 and self.params.sage and self.election is None:
+            return self._open_election(out)
+        self._nightfall(out)
+
+    def _close_exorcism(self, out: Step) -> None:
+        g = self.game
+        result = self.exorcism.close(g, g.alive(), f"exorcise:{self.round}", out)
+        target = result.chosen
+        self.exorcise_target = target
+        protected = False
+        if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
+            protected = not self._fails("disguise", target, out)
+            self.disguise_failed = not protected
+        self.exorcised = None if (target is None or protected) else target
+        out.events.append(Event("exorcism_closed", {"round": self.round, "target": target, "how": result.how,
+                                                    "protected": protected}))
+        self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
+                         "how": result.how, "protected": protected,
+                         "disguise": g.name(self.disguise) if self.disguise else None})
+        for s in self.exorcism.voters:
+            if g.player(s).alive:
+                g.reply(s, "human_kill/exorcise_result", out, round=self.round, target=g.name(target) if target else None,
+                        how=result.how, tied=g.names(result.tied))
+
+    # --- nightfall ----------------------------------------------------------------------------------
+    def _nightfall(self, out: Step) -> None:
+        g = self.game
+        dying: list[tuple[int, str]] = []
+        if self.exorcised is not None:
+            saved = self.yukari_save == self.exorcised and g.living(YUKARI)
+            if saved:
+                self.yukari_used.add("save")
+                saved = not self._fails("save", self.exorcised, out)
+            if self.yukari_save is not None:
+                self.log.append({"round": self.round, "action": "yukari_save", "target": g.name(self.exorcised),
+                                 "saved": bool(saved)})
+            if not saved:
+                dying.append((self.exorcised, "exorcised"))
+        if self.yukari_kill is not None and g.living(YUKARI):
+            self.yukari_used.add("kill")
+            ok = not self._fails("kill", self.yukari_kill, out)
+            self.log.append({"round": self.round, "action": "yukari_kill", "target": g.name(self.yukari_kill), "ok": ok})
+            if ok and g.player(self.yukari_kill).alive:
+                dying.append((self.yukari_kill, "border"))
+        if self.dream and g.living(DOREMY):
+            caught = [t for t in self.dream if g.player(t).alive and not self._fails("dream", t, out)]
+            self.log.append({"round": self.round, "action": "dream", "targets": g.names(self.dream), "caught": g.names(caught)})
+            for t in caught:
+                if t not in self.nightmare:
+                    self.nightmare.append(t)
+            for t in caught:
+                g.reply(t, "human_kill/nightmare", out, round=self.round, others=g.names([c for c in caught if c != t]))
+        dead = self._kill_all(dying, out)
+        self.round_dead = sorted(dead)
+        if self._check_win(out):
+            return
+        if self.sage is not None and not self.w("tenkiame") and not self.w("donten"):
+            self.order_choice = None
+            g.open_phase("order", self.round, self.round, out)
+            g.post("human_kill/nightfall", out, round=self.round, dead=g.names(self.round_dead),
+                   last_words=self._will(self.round_dead), sage=g.name(self.sage), order=None, by_sage=False,
+                   donten=False, alive=g.names(g.alive()), votes=self.params.banish_votes, nagi=self.w("nagi"),
+                   sage_weight=self.params.sage_weight)
+            g.reply(self.sage, "human_kill/sage_prompt", out, round=self.round,
+                    starts=g.names(self.round_dead or [self.sage]), myself=not self.round_dead)
+            return
+        self._open_banish(out, announce=True)
+
+    def _will(self, seats: list[int]) -> list[str]:
+        return [self.game.name(s) for s in seats if self.may_leave_will(s)]
+
+    def _kill_all(self, dying: list[tuple[int, str]], out: Step) -> list[int]:
+        """Remove every one of ``dying`` at once, then those taken by Reimu and Yuuka (not when
+        killed by Yukari's border), and settle the sage's title. Returns every seat removed."""
+        g = self.game
+        removed: list[int] = []
+        queue = list(dying)
+        while queue:
+            seat, how = queue.pop(0)
+            if not g.player(seat).alive:
+                continue
+            g.remove(seat, how, out)
+            self.sealed.pop(seat, None)
+            removed.append(seat)
+            self.out_round[seat] = self.round
+            self.deaths.append({"round": self.round, "seat": seat, "how": how})
+            if g.player(seat).role in TAKERS and how != "border":
+                t = self.takes.get(seat)
+                if t is not None and g.player(t).alive:
+                    queue.append((t, "taken"))
+        if self.sage in removed:
+            old = self.sage
+            succ = self.successor if not self.w("tenkiame") else None
+            self.sage = succ if succ is not None and self.active(succ) else None
+            self.successor = None
+            if self.sage is not None:
+                g.reply(self.sage, "human_kill/recorded", out, action="sage", round=self.round, read_as=[],
+                        weight=self.params.sage_weight)
+            out.events.append(Event("sage_changed", {"from": old, "to": self.sage}))
+            self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
+                             "to": g.name(self.sage) if self.sage else None})
+        return removed
+
+    def _speaking_order(self) -> list[int]:
+        g = self.game
+        alive = self.playing()
+        if self.order_choice is not None and self.sage is not None:
+            start, cw = self.order_choice
+            order = round_table(self.seating, alive, start, clockwise=cw, include_start=False)
+            return order + [start] if start == self.sage and start in alive else order
+        if self.round_dead:
+            return round_table(self.seating, alive, min(self.round_dead), include_start=False)
+        return round_table(self.seating, alive, min(alive) if alive else 1)
+
+    def _open_banish(self, out: Step, announce: bool = False) -> None:
+        g = self.game
+        order = self._speaking_order()
+        chosen_by_sage = self.order_choice is not None
+        g.open_phase("banish", self.round, self.round, out)
+        votes = 1 if self.w("nagi") else self.params.banish_votes
+        self.vote = WeightedVote(max_votes=votes, allow_change=self.params.change_vote, voters=tuple(self.playing()))
+        g.post("human_kill/nightfall", out, round=self.round, dead=g.names(self.round_dead) if announce else None,
+               last_words=self._will(self.round_dead) if announce else [], sage=g.name(self.sage) if self.sage else None,
+               order=g.names(order), by_sage=chosen_by_sage, donten=self.w("donten"), alive=g.names(g.alive()),
+               votes=votes, nagi=self.w("nagi"), sage_weight=self.params.sage_weight if self.sage and not self.w("tenkiame") else None)
+
+    def _close_banish(self, out: Step) -> None:
+        g = self.game
+        v = self.vote
+        if self.w("taifuu"):
+            from forumbot.engine.votes import Ballot, BallotBox
+
+            box = BallotBox(points=(1,), allow_change=True)
+            for b in v.box.ballots:
+                blown = bool(b.choices) and chance(g, self.params.fail_chance, f"taifuu:{self.round}:{v.number}:{b.voter}", out)
+                box.cast(Ballot(b.voter, b.choices, void=blown, weight=b.weight))
+            v.box = box
+        outcome = v.close(self.playing())
+        out.events.append(Event("banish_closed", {"round": self.round, "number": outcome.number, "kind": outcome.kind,
+                                                  "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        chosen = outcome.chosen
+        dying: list[tuple[int, str]] = []
+        utsuho = parsee = False
+        if chosen is not None:
+            role = g.player(chosen).role
+            if role == UTSUHO and chosen not in self.sealed and not any(d.get("utsuho") for d in self.log if d["action"] == "banish"):
+                utsuho = True
+                self.sealed[chosen] = False
+            else:
+                dying.append((chosen, "banished"))
+                if role == PARSEE:
+                    parsee = True
+                    for b in outcome.ballots:
+                        if b.choices == (chosen,) and not b.void and b.voter != chosen:
+                            dying.append((b.voter, "envy"))
+        before = set(g.alive())
+        dead = self._kill_all(dying, out)
+        self.log.append({"round": self.round, "action": "banish", "number": outcome.number, "kind": outcome.kind,
+                         "chosen": g.name(chosen) if chosen else None, "utsuho": utsuho})
+        kousa = self.w("kousa")
+        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        g.post("human_kill/banish_result", out, round=self.round, number=outcome.number, result=outcome.kind,
+               ballots=[] if kousa else [{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None,
+                                          "weight": b.weight, "blown": b.void} for b in outcome.ballots],
+               counts=[{"name": g.name(s), "votes": x} for s, x in counts], kousa=kousa,
+               chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied),
+               dead=g.names(sorted(dead)), utsuho=utsuho,
+               revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
+               last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff")
+        if parsee and chosen is not None and not (before - set(dead) - {chosen}) - set(self.sealed):
+            return self._finish(PARSEE, "parsee_envy", out)
+        if self._check_win(out):
+            return
+        if outcome.kind == "runoff":
+            v.next(outcome.tied, voters=tuple(self.playing()))
+            g.open_phase("banish_runoff", self.round, self.round, out)
+            order = round_table(self.seating, list(outcome.tied), min(outcome.tied))
+            g.post("human_kill/banish_runoff", out, round=self.round, number=v.number, candidates=g.names(outcome.tied),
+                   order=g.names(order), last=v.runoffs_left == 0)
+            return
+        self._open_day(self.round + 1, out)
+
+    # --- the sage -----------------------------------------------------------------------------------
+    def _open_election(self, out: Step) -> None:
+        g = self.game
+        alive = g.alive()
+        self.election = Election(tuple(alive))
+        g.open_phase("election", self.round, self.round, out)
+        order = round_table(self.seating, alive, min(alive), clockwise=True)
+        g.post("human_kill/election", out, round=self.round, order=g.names(order))
+
+    def _close_election(self, out: Step) -> None:
+        g = self.game
+        e = self.election
+        assert e is not None
+        alive = g.alive()
+        withdrawn = [s for s in e.withdrawn if s in alive]
+        candidates = [s for s in e.candidates if s in alive]
+        e.vote = WeightedVote(max_votes=2, allow_change=self.params.change_vote, candidates=tuple(candidates),
+                              voters=tuple(withdrawn))
+        if not withdrawn or not candidates:
+            why = "nobody_withdrew" if not withdrawn else "everyone_withdrew"
+            return self._sage_done(None, why, out)
+        g.open_phase("sage_vote", self.round, self.round, out)
+        g.post("human_kill/sage_vote", out, round=self.round, number=1, candidates=g.names(candidates),
+               voters=g.names(withdrawn), order=[])
+
+    def _close_sage_vote(self, out: Step) -> None:
+        g = self.game
+        e = self.election
+        assert e is not None
+        v = e.vote
+        outcome = v.close(g.alive())
+        out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": outcome.kind,
+                                                     "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        g.post("human_kill/sage_result", out, round=self.round, number=outcome.number, result=outcome.kind,
+               ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None} for b in outcome.ballots],
+               counts=[{"name": g.name(s), "votes": x} for s, x in counts],
+               chosen=g.name(outcome.chosen) if outcome.chosen else None, tied=g.names(outcome.tied))
+        if outcome.kind == "decided":
+            return self._sage_done(outcome.chosen, "elected", out, posted=True)
+        if outcome.kind == "runoff":
+            voters = tuple(s for s in g.alive() if s not in outcome.tied)
+            v.next(outcome.tied, voters=voters)
+            g.open_phase("sage_runoff", self.round, self.round, out)
+            order = round_table(self.seating, list(outcome.tied), min(outcome.tied), clockwise=True)
+            g.post("human_kill/sage_vote", out, round=self.round, number=2, candidates=g.names(outcome.tied),
+                   voters=g.names(voters), order=g.names(order))
+            return
+        self._sage_done(None, "tie" if outcome.kind == "exhausted" else "no_votes", out, posted=True)
+
+    def _sage_done(self, sage: int | None, why: str, out: Step, posted: bool = False) -> None:
+        g = self.game
+        self.sage = sage
+        out.events.append(Event("sage_elected", {"seat": sage, "why": why}))
+        self.log.append({"round": self.round, "action": "sage", "sage": g.name(sage) if sage else None, "why": why})
+        if not posted:
+            g.post("human_kill/sage_result", out, round=self.round, number=0, result=why, ballots=[], counts=[],
+                   chosen=None, tied=[])
+        if sage is not None:
+            g.reply(sage, "human_kill/recorded", out, action="sage", round=self.round, read_as=[], weight=self.params.sage_weight)
+        self._nightfall(out)
+
+    # --- win and the end --------------------------------------------------------------------------
+    def win_check(self) -> tuple[str, str] | None:
+        """(winner, reason) or None. Other factions first (Doremy: every other living player is in
+        a nightmare), then the youkai (every human out; also when the humans' condition is met at
+        the same time), then the humans (below ``human_threshold`` players every non-human out; from
+        it all ordinary youkai or all great youkai out). Utsuho banished still counts as alive; a
+        role nobody was dealt never counts as "all out"."""
+        g = self.game
+        alive = g.alive()
+        for d in g.living(DOREMY):
+            others = [s for s in alive if s != d]
+            if others and all(s in self.nightmare for s in others):
+                return DOREMY, "doremy_dream"
+        humans = [s for s in alive if FACTION[g.player(s).role] == "human"]
+        if not humans:
+            return "youkai", "humans_out"
+        if len(g.players) < self.params.human_threshold:
+            if all(FACTION[g.player(s).role] == "human" for s in alive):
+                return "human", "cleared"
+        else:
+            dealt_ordinary = self.counts.get(YOUKAI, 0) > 0
+            dealt_great = any(self.counts.get(r, 0) for r in GREAT)
+            if dealt_ordinary and not g.living(YOUKAI):
+                return "human", "ordinary_out"
+            if dealt_great and not any(g.living(r) for r in GREAT):
+                return "human", "great_out"
+        return None
+
+    def _check_win(self, out: Step) -> bool:
+        won = self.win_check()
+        if won is None:
+            return False
+        self._finish(won[0], won[1], out)
+        return True
+
+    def _finish(self, winner: str | None, reason: str | None, out: Step) -> None:
+        g = self.game
+        self.win_reason = reason
+        g.finish(winner, out)
+        g.post("human_kill/final", out, **self.final_data())
+
+    def on_removed(self, seat: int, out: Step) -> None:
+        g = self.game
+        if g.finished:
+            return
+        self.sealed.pop(seat, None)
+        self.out_round[seat] = self.round
+        if seat == self.sage:
+            self.sage = None
+        self._check_win(out)
+
+    def end_now(self, out: Step) -> None:
+        self._finish(None, None, out)
+
+    def final_data(self) -> dict[str, Any]:
+        g = self.game
+        died = {d["seat"]: d for d in self.deaths}
+        players = []
+        for p in g.players:
+            d = died.get(p.seat)
+            players.append({
+                "seat": p.seat, "name": p.name, "role": p.role, "faction": FACTION[p.role], "alive": p.alive,
+                "sealed": p.seat in self.sealed, "out": p.out_reason, "round": d["round"] if d else None,
+                "won": g.winner is not None and FACTION[p.role] == g.winner, "nightmare": p.seat in self.nightmare,
+            })
+        return {"winner": g.winner, "reason": self.win_reason, "players": players, "log": self.log,
+                "weathers": self.weathers, "sage": g.name(self.sage) if self.sage else None}
+
+    # --- reporting --------------------------------------------------------------------------------
+    def status_data(self, seat: int) -> dict[str, Any]:
+        g = self.game
+        kind = g.phase.kind
+        data = self.role_reply_data(seat)
+        data.update(phase=kind, round=g.phase.round, alive=g.player(seat).alive, sealed=seat in self.sealed,
+                    sage=g.name(self.sage) if self.sage else None, is_sage=seat == self.sage,
+                    weather=self.weather_shown, ballot=None, voted=False,
+                    take=g.name(self.takes[seat]) if seat in self.takes else None,
+                    successor=g.name(self.successor) if seat == self.sage and self.successor else None)
+        if kind == "exorcism" and self.exorcism.may_vote(seat):
+            voted, t = self.exorcism.choice_of(seat)
+            data.update(voted=voted, ballot=g.name(t) if t else None)
+        if kind in VOTE_KINDS + SAGE_VOTE_KINDS:
+            v = self.vote if kind in VOTE_KINDS else self.election.vote  # type: ignore[union-attr]
+            b = v.ballot_of(seat)
+            data.update(voted=b is not None, ballot=g.name(b.choices[0]) if b and b.choices else None)
+        return data
+
+    def help_data(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        kind = g.phase.kind
+        verbs: list[str] = []
+        if seat is not None and self.active(seat):
+            role = g.player(seat).role
+            if kind == "exorcism" and self.exorcism.may_vote(seat):
+                verbs += ["exorcise", "abstain"]
+            if kind == "remilia" and role == REMILIA:
+                verbs.append("check")
+            if kind == "mamizou" and role == MAMIZOU:
+                verbs.append("disguise")
+            if kind == "yukari" and role == YUKARI:
+                verbs += [x for x in ("save", "kill") if x not in self.yukari_used]
+            if kind == "doremy" and role == DOREMY:
+                verbs.append("dream")
+            if kind in ("election", "sage_runoff"):
+                verbs.append("withdraw")
+            if kind in VOTE_KINDS:
+                verbs += ["vote", "abstain"]
+            if kind in SAGE_VOTE_KINDS and self.election and self.election.vote.may_vote(seat):
+                verbs += ["vote", "abstain"]
+            if kind == "order" and seat == self.sage:
+                verbs.append("order")
+            if role in TAKERS:
+                verbs.append("take")
+            if seat == self.sage:
+                verbs.append("successor")
+        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
+
+    def pending(self) -> list[int]:
+        g = self.game
+        kind = g.phase.kind
+        if kind == "exorcism":
+            return [s for s in self.exorcism.voters if g.player(s).alive and not self.exorcism.choice_of(s)[0]]
+        if kind in VOTE_KINDS:
+            return [s for s in self.playing() if self.vote.may_vote(s) and self.vote.ballot_of(s) is None]
+        if kind in SAGE_VOTE_KINDS and self.election:
+            return [s for s in g.alive() if self.election.vote.may_vote(s) and self.election.vote.ballot_of(s) is None]
+        if kind == "order" and self.sage is not None and self.order_choice is None:
+            return [self.sage]
+        role = WINDOW_ROLE.get(kind)
+        if role:
+            return g.living(role)
+        return []
+
+    def summary(self) -> dict[str, Any]:
+        g = self.game
+        return {"winner": g.winner, "reason": self.win_reason}
