@@ -1,0 +1,622 @@
+"""夜访吸血鬼 (interview_vampire): vampires that feed, kill over two nights, convert, starve and turn criminal.
+
+Rulebook: ``shared/seeds/000_1ca77b1489a079c3.txt``; rulings: ``shared/seeds/README.md`` § interview_vampire;
+for players and organisers: ``docs/interview_vampire.md``.
+
+Timeline: a prologue (role PMs; no commands), then night 1, day 1, night 2, day 2... Each is a phase with
+its own deadline and post. At night every vampire and criminal vampire (a *biter*) acts alone by PM:
+``吸 A B`` (the sucks), ``转化 A`` (a conversion), ``投 A`` (the criminal vote, while a criminal lives).
+Nothing takes effect before dawn, when the night is resolved all at once (:mod:`forumbot.engine.dawn`):
+conversions, sucks (collisions fail), feeding, crimes, kills, starvation and the criminal vote's execution
+(:mod:`forumbot.engine.multivote`); then each biter gets one private dawn report and the thread is told
+only the names of the dead. The day is an open vote in the thread; the top name is put in the sun and dies
+at nightfall if he is a vampire or a criminal.
+
+No role is revealed before the final post, which reveals everything (who sucked whom, conversions,
+crimes, the criminal votes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from forumbot.engine.dawn import DawnReports, NightPlans
+from forumbot.engine.game import Game, SetupError
+from forumbot.engine.multivote import BallotError, MultiVote
+from forumbot.engine.ruleset import Params, Ruleset, register
+from forumbot.engine.runoff import RunoffVote
+from forumbot.engine.types import Event, Step
+from forumbot.language.types import Command
+
+HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
+BITERS = (VAMPIRE, CRIMINAL)
+SUCK, CONVERT = "suck", "convert"
+
+
+class InterviewVampireParams(Params):
+    """Season parameters; defaults are the README's rulings (those marked config)."""
+
+    vampires: int = Field(1, ge=1, description="vampires at the start (the rulebook: 1)")
+    starve_nights: int = Field(2, ge=1, le=5, description="hungry this many nights running: the biter starves at dawn (2 or 3)")
+    human_executions: int = Field(4, ge=1, description="vampires or criminals put to death by day votes for the humans to win")
+    vampire_rule: Literal["final", "text"] = Field(
+        "final", description='"final": a vampire alive at final_players or fewer with at most final_criminals criminals alive; '
+        '"text": the text\'s first rule (share at hold_dawns dawns running with half the criminals out, or night_executions)')
+    final_players: int = Field(4, ge=2, description='"final" rule: living players at most')
+    final_criminals: int = Field(1, ge=0, description='"final" rule: living criminals at most')
+    vampire_share: float = Field(0.25, gt=0, lt=1, description='"text" rule: living vampires above this share of the living')
+    hold_dawns: int = Field(2, ge=1, description='"text" rule: dawns running at which the share holds')
+    night_executions: int = Field(3, ge=1, description='"text" rule: criminals executed by the night vote')
+    will_phases: int = Field(1, ge=0, description="phases after a death in which the dead may post last words")
+    max_nights: int = Field(30, ge=1, description="safety net: after this many nights the game ends with no camp winning")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A biter's night, kept for the next night's kill and conversion rules. ``names``: the sucks named;
+    ``success``: those that succeeded; ``roles``: each target's role that night."""
+
+    names: tuple[int, ...]
+    success: frozenset[int]
+    roles: dict[int, str]
+
+
+@register
+class InterviewVampire(Ruleset):
+    """The interview_vampire ruleset (see the module docstring)."""
+
+    id = "interview_vampire"
+    Params = InterviewVampireParams
+    roles = {HUMAN: HUMAN, VAMPIRE: VAMPIRE, CRIMINAL: CRIMINAL}
+    default_role = HUMAN
+    min_players = 5
+
+    def __init__(self, game: Game, params: InterviewVampireParams) -> None:
+        super().__init__(game, params)
+        self.params: InterviewVampireParams = params
+        self.plans = NightPlans()
+        self.reports = DawnReports()
+        self.crime_vote: MultiVote | None = None
+        self.vote = RunoffVote(max_votes=1)
+        self.records: dict[int, Record | None] = {}
+        self.last_night: dict[int, dict[str, Any]] = {}  # what each biter knows of his last night
+        self.hungry: dict[int, int] = {}
+        self.converted: dict[int, list[int]] = {}  # converter -> the players he converted
+        self.start_roles: dict[int, str] = {}
+        self.ever_criminals: list[int] = []
+        self.criminals_told = False
+        self.day_executions = 0
+        self.night_executions_done = 0
+        self.share_streak = 0
+        self.camps: list[str] = []
+        self.reasons: list[str] = []
+        self.nights: list[dict[str, Any]] = []
+        self.days: list[dict[str, Any]] = []
+        self.deaths: dict[int, dict[str, Any]] = {}
+
+    # --- set-up -----------------------------------------------------------------------------------
+    def role_counts(self, n_players: int) -> dict[str, int]:
+        v = self.params.vampires
+        if 2 * v >= n_players:
+            raise SetupError(f"{v} vampires need more than {2 * v} players")
+        return {VAMPIRE: v, HUMAN: n_players - v, CRIMINAL: 0}
+
+    def start(self, out: Step) -> None:
+        g = self.game
+        self.start_roles = {p.seat: p.role for p in g.players}
+        vamps = [p.seat for p in g.players if p.role == VAMPIRE]
+        if not vamps:
+            raise SetupError("interview_vampire needs at least one vampire in the draw")
+        if not any(p.role == HUMAN for p in g.players):
+            raise SetupError("interview_vampire needs at least one human in the draw")
+        self.ever_criminals = [p.seat for p in g.players if p.role == CRIMINAL]
+        out.events.append(Event("setup", {"vampires": len(vamps), "criminals": len(self.ever_criminals)}))
+        for p in g.players:
+            g.reply(p.seat, "interview_vampire/role", out, **self.role_reply_data(p.seat))
+        g.post("interview_vampire/opening", out, players=[p.name for p in g.players], vampires=len(vamps),
+               **self._rule_data())
+
+    def _rule_data(self) -> dict[str, Any]:
+        p = self.params
+        return {"starve_nights": p.starve_nights, "human_executions": p.human_executions, "vampire_rule": p.vampire_rule,
+                "final_players": p.final_players, "final_criminals": p.final_criminals,
+                "share": f"{p.vampire_share:g}", "share_pct": round(p.vampire_share * 100), "hold_dawns": p.hold_dawns,
+                "night_executions": p.night_executions}
+
+    def role_reply_data(self, seat: int, converted: bool = False) -> dict[str, Any]:
+        g = self.game
+        role = g.player(seat).role
+        example = next((p.name for p in g.players if p.seat != seat), g.name(seat))
+        example2 = next((p.name for p in g.players if p.seat != seat and p.name != example), example)
+        return {
+            "name": g.name(seat), "seat": seat, "role": role, "converted": converted,
+            "players": [p.name for p in g.players], "example": example, "example2": example2,
+            "converts": g.names(self.converted.get(seat, [])), "criminals_exist": bool(self.ever_criminals),
+            **self._rule_data(),
+        }
+
+    # --- commands ---------------------------------------------------------------------------------
+    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
+        handler = {SUCK: self._suck, CONVERT: self._convert, "vote": self._vote_pm}.get(cmd.verb)
+        if handler is None:
+            return self._refuse(seat, cmd, "not_in_game", out)
+        handler(seat, cmd, out)
+
+    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
+        """Last words and dead players' posts (the engine's rule); in the day, a living player's post
+        that is a vote command is his vote. Any other post is talk."""
+        g = self.game
+        if not g.player(seat).alive:
+            g.dead_player_post(seat, out)
+            return
+        if g.phase.kind != "day":
+            return
+        from forumbot.language.parse import parse
+
+        cmd = parse(text, g.roster, sender_seat=seat)
+        if isinstance(cmd, Command) and cmd.verb == "vote":
+            self._day_vote(seat, cmd, out)
+
+    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
+        g = self.game
+        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
+        g.reply(seat, "interview_vampire/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
+                round=g.phase.round, **data)
+
+    def _night_checks(self, seat: int, cmd: Command, roles: tuple[str, ...], out: Step) -> bool:
+        g = self.game
+        role = g.player(seat).role
+        if role not in roles:
+            reason = "criminal_cannot_convert" if role == CRIMINAL and cmd.verb == CONVERT else "not_your_role"
+            self._refuse(seat, cmd, reason, out, role=role)
+            return False
+        if not g.player(seat).alive:
+            self._refuse(seat, cmd, "you_are_out", out)
+            return False
+        if g.phase.kind != "night":
+            self._refuse(seat, cmd, "wrong_phase", out)
+            return False
+        if not cmd.targets:
+            self._refuse(seat, cmd, "one_target", out, count=0)
+            return False
+        dead = [t for t in cmd.targets if not g.player(t).alive]
+        if dead:
+            self._refuse(seat, cmd, "dead_target", out, target=g.name(dead[0]))
+            return False
+        return True
+
+    def _suck(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if not self._night_checks(seat, cmd, BITERS, out):
+            return
+        targets = cmd.targets
+        if len(set(targets)) != len(targets):
+            return self._refuse(seat, cmd, "repeat_target", out)
+        if seat in targets:
+            return self._refuse(seat, cmd, "suck_self", out)
+        converting = self.plans.targets(seat, CONVERT)
+        if converting and converting[0] in targets:
+            return self._refuse(seat, cmd, "convert_and_suck", out, target=g.name(converting[0]))
+        role = g.player(seat).role
+        most = 1 if role == CRIMINAL else (3 if converting else 2)
+        if len(targets) > most:
+            return self._refuse(seat, cmd, "too_many", out, count=len(targets), most=most, criminal=role == CRIMINAL,
+                                converting=bool(converting))
+        previous = self.plans.set(seat, SUCK, targets)
+        out.events.append(Event("suck_plan", {"seat": seat, "targets": list(targets), "round": g.phase.round}))
+        g.reply(seat, "interview_vampire/suck_recorded", out, round=g.phase.round, targets=g.names(targets),
+                replaced=g.names(previous.targets) if previous else None, need=self._need(seat),
+                read_as=g.read_as(cmd))
+
+    def _need(self, seat: int) -> int:
+        """Successful sucks ``seat`` needs tonight to be fed."""
+        if self.game.player(seat).role == CRIMINAL:
+            return 1
+        return 3 if self.plans.of(seat, CONVERT) else 2
+
+    def _convert(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if not self._night_checks(seat, cmd, (VAMPIRE,), out):
+            return
+        if len(cmd.targets) != 1:
+            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+        target = cmd.targets[0]
+        if target == seat:
+            return self._refuse(seat, cmd, "convert_self", out)
+        last = self.last_night.get(seat)
+        if last is None or last["round"] != g.phase.round - 1:
+            return self._refuse(seat, cmd, "no_record", out)
+        if last["converting"]:
+            return self._refuse(seat, cmd, "converted_last_night", out)
+        if not last["fed"]:
+            return self._refuse(seat, cmd, "not_fed", out)
+        if target not in last["names"]:
+            return self._refuse(seat, cmd, "not_sucked", out, target=g.name(target), sucked=g.names(last["names"]))
+        sucks = self.plans.targets(seat, SUCK)
+        if target in sucks:
+            return self._refuse(seat, cmd, "convert_and_suck", out, target=g.name(target))
+        previous = self.plans.set(seat, CONVERT, (target,))
+        out.events.append(Event("convert_plan", {"seat": seat, "target": target, "round": g.phase.round}))
+        g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(target),
+                replaced=g.name(previous.targets[0]) if previous and previous.targets[0] != target else None,
+                sucks=g.names(sucks), read_as=g.read_as(cmd))
+
+    def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if g.phase.kind == "day":
+            return self._refuse(seat, cmd, "vote_in_thread", out)
+        if g.phase.kind != "night":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        if not self._night_checks(seat, cmd, BITERS, out):
+            return
+        if self.crime_vote is None:
+            return self._refuse(seat, cmd, "no_crime_vote", out)
+        try:
+            ballot = self.crime_vote.cast(seat, cmd.targets)
+        except BallotError:
+            return self._refuse(seat, cmd, "too_many_votes", out, most=self.crime_vote.weights.get(seat, 0))
+        out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.votes),
+                                                 "round": g.phase.round}))
+        g.reply(seat, "interview_vampire/vote_recorded", out, night=True, round=g.phase.round,
+                votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.votes)],
+                read_as=g.read_as(cmd))
+
+    def _day_vote(self, seat: int, cmd: Command, out: Step) -> None:
+        g = self.game
+        if len(cmd.targets) != 1:
+            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+        target = cmd.targets[0]
+        if not g.player(target).alive:
+            return self._refuse(seat, cmd, "dead_target", out, target=g.name(target))
+        existing = self.vote.ballot_of(seat)
+        if existing is not None:
+            return self._refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
+        self.vote.cast(seat, target)
+        out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choice": target}))
+        g.reply(seat, "interview_vampire/vote_recorded", out, night=False, round=g.phase.round,
+                votes=[{"name": g.name(target), "votes": 1}], read_as=g.read_as(cmd))
+
+    # --- phases -----------------------------------------------------------------------------------
+    def close_phase(self, out: Step) -> None:
+        kind = self.game.phase.kind
+        if kind == "prologue":
+            self._open_night(1, out)
+        elif kind == "night":
+            self._dawn(out)
+        elif kind == "day":
+            self._dusk(out)
+
+    def biters(self) -> list[int]:
+        """Living vampires and criminals, in seat order."""
+        g = self.game
+        return [p.seat for p in g.players if p.alive and p.role in BITERS]
+
+    def _open_night(self, round_: int, out: Step) -> None:
+        g = self.game
+        g.open_phase("night", round_, round_, out)
+        self.plans.clear()
+        criminals = g.living(CRIMINAL)
+        self.crime_vote = MultiVote({s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) if criminals else None
+        g.post("interview_vampire/night_open", out, round=round_, alive=g.names(g.alive()))
+        for seat in self.biters():
+            role = g.player(seat).role
+            last = self.last_night.get(seat)
+            may_convert = (role == VAMPIRE and last is not None and last["round"] == round_ - 1 and last["fed"]
+                           and not last["converting"] and bool(last["names"]))
+            g.reply(seat, "interview_vampire/night_brief", out, round=round_, role=role, need=1 if role == CRIMINAL else 2,
+                    most=1 if role == CRIMINAL else 2, hungry=self.hungry.get(seat, 0), starve_nights=self.params.starve_nights,
+                    may_convert=may_convert, convert_from=g.names(last["names"]) if may_convert and last else [],
+                    crime_vote=self.crime_vote is not None, votes=2 if role == VAMPIRE else 1)
+
+    def _dawn(self, out: Step) -> None:
+        g = self.game
+        round_ = g.phase.round
+        biters = self.biters()
+        role_then = {p.seat: p.role for p in g.players}
+        alive_then = set(g.alive())
+        # conversions: valid by last night's record; two converters on one target fail
+        attempts: dict[int, list[int]] = {}
+        for v in biters:
+            plan = self.plans.of(v, CONVERT)
+            if plan is not None and role_then[v] == VAMPIRE:
+                attempts.setdefault(plan.targets[0], []).append(v)
+        converted: dict[int, int] = {}
+        convert_log: dict[int, dict[str, Any]] = {}
+        for t, vs in attempts.items():
+            for v in vs:
+                ok = len(vs) == 1 and t in alive_then and role_then[t] == HUMAN and self._may_convert(v, t)
+                convert_log[v] = {"target": g.name(t), "ok": ok}
+                if ok:
+                    converted[t] = v
+        converting = {v for vs in attempts.values() for v in vs}
+        contested = self.plans.contested(SUCK, among=biters)
+        fed: dict[int, bool] = {}
+        new_criminals: list[int] = []
+        kills: dict[int, int] = {}
+        starved: list[int] = []
+        entries = []
+        for b in biters:
+            names = tuple(t for t in self.plans.targets(b, SUCK) if t in alive_then)
+            success = frozenset(t for t in names if t not in contested and not (t in converted and converted[t] != b))
+            need = 1 if role_then[b] == CRIMINAL else (3 if b in converting else 2)
+            fed[b] = len(success) >= need
+            crime = role_then[b] == VAMPIRE and any(role_then[t] == VAMPIRE for t in success)
+            if crime:
+                new_criminals.append(b)
+            killed = None
+            rec = self.records.get(b)
+            if b not in converting and rec is not None:
+                repeats = set(rec.names) & set(names)
+                if len(repeats) == 1:
+                    t = repeats.pop()
+                    if t in rec.success and t in success:
+                        killed = t
+                        kills[b] = t
+            self.records[b] = None if (b in converting or killed is not None) else Record(
+                names, success, {t: role_then[t] for t in names})
+            self.hungry[b] = 0 if fed[b] else self.hungry.get(b, 0) + 1
+            starves = self.hungry[b] >= self.params.starve_nights
+            if starves:
+                starved.append(b)
+            self.last_night[b] = {"round": round_, "names": names, "fed": fed[b], "converting": b in converting}
+            entries.append({
+                "biter": g.name(b), "role": role_then[b],
+                "sucks": [{"name": g.name(t), "ok": t in success,
+                           "why": None if t in success else ("collision" if t in contested else "converted")} for t in names],
+                "convert": convert_log.get(b), "need": need, "fed": fed[b], "crime": crime,
+                "killed": g.name(killed) if killed else None, "starved": starves,
+            })
+        # the criminal vote
+        executed, leading, tally = None, [], {}
+        if self.crime_vote is not None:
+            tally = self.crime_vote.tally()
+            top = self.crime_vote.top()
+            leading = self.crime_vote.leading(3)
+            if top is not None and role_then[top] == CRIMINAL and top in alive_then:
+                executed = top
+        # effects, all at once
+        for b in new_criminals:
+            g.player(b).role = CRIMINAL
+            self.ever_criminals.append(b)
+        for t, v in converted.items():
+            g.player(t).role = VAMPIRE
+            self.converted.setdefault(v, []).append(t)
+            self.records[t], self.hungry[t] = None, 0
+        deaths: dict[int, str] = {}
+        for t in kills.values():
+            deaths.setdefault(t, "killed")
+        for b in starved:
+            deaths.setdefault(b, "starved")
+        if executed is not None:
+            deaths[executed] = "executed"
+            self.night_executions_done += 1
+        for seat in sorted(deaths):
+            g.remove(seat, deaths[seat], out)
+            self.deaths[seat] = {"round": round_, "how": deaths[seat], "role": g.player(seat).role}
+        self.nights.append({
+            "round": round_, "biters": entries, "converted": [{"by": g.name(v), "name": g.name(t)} for t, v in sorted(converted.items())],
+            "criminals": g.names(new_criminals), "executed": g.name(executed) if executed else None,
+            "vote": [{"name": g.name(c), "votes": n} for c, n in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "dead": g.names(sorted(deaths)),
+        })
+        out.events.append(Event("dawn", {
+            "round": round_, "fed": {str(b): f for b, f in fed.items()}, "converted": {str(t): v for t, v in converted.items()},
+            "criminals": new_criminals, "kills": {str(b): t for b, t in kills.items()}, "starved": starved,
+            "executed": executed, "dead": sorted(deaths),
+        }))
+        # private dawn reports to the living biters of the night
+        first_criminals = bool(new_criminals) and not self.criminals_told
+        voters = {b.voter for b in self.crime_vote.ballots} if self.crime_vote is not None else set()
+        for b in biters:
+            self.reports.add(b, fed=fed[b], criminal=b in new_criminals,
+                             hungry=self.hungry[b], leading=g.names(leading) if b in voters else None)
+        if first_criminals:
+            self.criminals_told = True
+            for s in self.biters():
+                if s not in converted:
+                    self.reports.add(s, criminals_exist=True)
+        self.reports.send(g, "interview_vampire/dawn_report", out, self.biters(),
+                          defaults={"fed": None, "criminal": False, "hungry": 0, "leading": None, "criminals_exist": False},
+                          round=round_, starve_nights=self.params.starve_nights)
+        for t in sorted(converted):
+            g.reply(t, "interview_vampire/role", out, **self.role_reply_data(t, converted=True))
+        # the text's share rule counts dawns running
+        p = self.params
+        vamps, alive = len(g.living(VAMPIRE)), len(g.alive())
+        self.share_streak = self.share_streak + 1 if vamps > p.vampire_share * alive else 0
+        dead = g.names(sorted(deaths))
+        if self._check_win(out, dead_now=dead, when="dawn"):
+            return
+        if round_ >= p.max_nights:
+            self._finish([], ["max_nights"], out, dead_now=dead, when="dawn")
+            return
+        self._open_day(round_, dead, out)
+
+    def _may_convert(self, v: int, t: int) -> bool:
+        """Last night ``v`` sucked two or more non-vampires successfully, a human among them, and ``t``."""
+        rec = self.records.get(v)
+        if rec is None:
+            return False
+        fed_on = [x for x in rec.success if rec.roles[x] != VAMPIRE]
+        return len(fed_on) >= 2 and any(rec.roles[x] == HUMAN for x in fed_on) and t in rec.success and rec.roles[t] == HUMAN
+
+    def _open_day(self, round_: int, dead: list[str], out: Step) -> None:
+        g = self.game
+        g.open_phase("day", round_, round_, out)
+        self.vote = RunoffVote(max_votes=1)
+        g.post("interview_vampire/day_open", out, round=round_, dead=dead, alive=g.names(g.alive()))
+
+    def _dusk(self, out: Step) -> None:
+        g = self.game
+        round_ = g.phase.round
+        outcome = self.vote.close(g.alive())
+        chosen = outcome.chosen if outcome.kind == "decided" else None
+        burns = chosen is not None and g.player(chosen).role in BITERS
+        out.events.append(Event("vote_closed", {"round": round_, "kind": outcome.kind, "chosen": chosen,
+                                                "tied": list(outcome.tied), "burns": burns}))
+        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        self.days.append({"round": round_, "chosen": g.name(chosen) if chosen else None, "burned": burns,
+                          "role": g.player(chosen).role if chosen else None})
+        g.post(
+            "interview_vampire/vote_result", out, round=round_, result=outcome.kind,
+            ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0])} for b in outcome.ballots],
+            counts=[{"name": g.name(s), "votes": int(v)} for s, v in counts],
+            chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied), burns=burns,
+            missing=g.names([s for s in g.alive() if self.vote.ballot_of(s) is None]),
+        )
+        dead: list[str] = []
+        if burns:
+            assert chosen is not None
+            self.day_executions += 1
+            g.remove(chosen, "sun", out)
+            self.deaths[chosen] = {"round": round_, "how": "sun", "role": g.player(chosen).role}
+            dead = [g.name(chosen)]
+        if self._check_win(out, dead_now=dead, when="dusk"):
+            return
+        self._open_night(round_ + 1, out)
+
+    # --- winning ----------------------------------------------------------------------------------
+    def win_check(self) -> tuple[list[str], list[str], bool]:
+        """(camps that win, reasons, game over). A camp with no living member cannot win; when neither
+        camp has a living member the game is over with no camp winning."""
+        g, p = self.game, self.params
+        humans, vamps, crims = g.living(HUMAN), g.living(VAMPIRE), g.living(CRIMINAL)
+        camps, reasons = [], []
+        if humans:
+            if not vamps:
+                camps.append(HUMAN)
+                reasons.append("vampires_out")
+            elif self.day_executions >= p.human_executions:
+                camps.append(HUMAN)
+                reasons.append("day_executions")
+        if vamps:
+            if p.vampire_rule == "final":
+                if len(g.alive()) <= p.final_players and len(crims) <= p.final_criminals:
+                    camps.append(VAMPIRE)
+                    reasons.append("few_left")
+            else:
+                out_criminals = sum(1 for s in self.ever_criminals if not g.player(s).alive)
+                if self.share_streak >= p.hold_dawns and 2 * out_criminals >= len(self.ever_criminals):
+                    camps.append(VAMPIRE)
+                    reasons.append("share_held")
+                elif self.night_executions_done >= p.night_executions:
+                    camps.append(VAMPIRE)
+                    reasons.append("night_executions")
+        over = bool(camps) or (not humans and not vamps)
+        if over and not camps:
+            reasons.append("no_camp")
+        return camps, reasons, over
+
+    def _check_win(self, out: Step, dead_now: list[str] | None = None, when: str = "") -> bool:
+        camps, reasons, over = self.win_check()
+        if not over:
+            return False
+        self._finish(camps, reasons, out, dead_now=dead_now or [], when=when)
+        return True
+
+    def _finish(self, camps: list[str], reasons: list[str], out: Step, dead_now: list[str] | None = None,
+                when: str = "", ended: bool = False) -> None:
+        g = self.game
+        self.camps, self.reasons = camps, reasons
+        if ended:
+            winner: Any = None
+        elif len(camps) == 2:
+            winner = [HUMAN, VAMPIRE]
+        elif camps:
+            winner = camps[0]
+        else:
+            winner = CRIMINAL if g.living(CRIMINAL) else "draw"
+        g.finish(winner, out)
+        g.post("interview_vampire/final", out, **self.final_data(), dead_now=dead_now or [], when=when)
+
+    def won(self, seat: int) -> bool:
+        """Did ``seat`` win? Members of a winning camp (living or dead, by their last role) win; a
+        criminal wins when alive at the end (with the winning camps, or alone); nobody wins an organiser's end."""
+        g = self.game
+        if not g.finished or g.winner is None:
+            return False
+        p = g.player(seat)
+        if p.role == CRIMINAL:
+            return p.alive
+        return p.role in self.camps
+
+    def on_removed(self, seat: int, out: Step) -> None:
+        """A player removed by the organiser: his night plans lapse; the win check."""
+        if self.game.finished:
+            return
+        self.plans.drop(seat, SUCK)
+        self.plans.drop(seat, CONVERT)
+        self._check_win(out, when="penalty")
+
+    def end_now(self, out: Step) -> None:
+        self._finish([], [], out, when="organiser", ended=True)
+
+    def final_data(self) -> dict[str, Any]:
+        """The final post: the winner and why, every player's roles and fate, every night and day."""
+        g = self.game
+        players = []
+        for p in g.players:
+            d = self.deaths.get(p.seat)
+            players.append({
+                "seat": p.seat, "name": p.name, "start": self.start_roles.get(p.seat, p.role), "role": p.role,
+                "alive": p.alive, "out": p.out_reason, "round": d["round"] if d else None, "won": self.won(p.seat),
+                "converts": g.names(self.converted.get(p.seat, [])),
+            })
+        won_criminals = [p.name for p in g.players if p.role == CRIMINAL and self.won(p.seat)]
+        return {"winner": g.winner, "camps": self.camps, "criminals_won": won_criminals, "reasons": self.reasons, "players": players,
+                "nights": self.nights, "days": self.days, "day_executions": self.day_executions,
+                "night_executions": self.night_executions_done}
+
+    # --- reporting --------------------------------------------------------------------------------
+    def status_data(self, seat: int) -> dict[str, Any]:
+        g = self.game
+        role = g.player(seat).role
+        kind = g.phase.kind
+        data: dict[str, Any] = {
+            "phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
+            "converts": g.names(self.converted.get(seat, [])), "sucks": None, "convert": None, "crime_vote": None,
+            "crime_vote_open": False, "vote": None, "hungry": self.hungry.get(seat, 0), "starve_nights": self.params.starve_nights,
+        }
+        if kind == "night" and role in BITERS:
+            plan = self.plans.of(seat, SUCK)
+            conv = self.plans.of(seat, CONVERT)
+            ballot = self.crime_vote.ballot_of(seat) if self.crime_vote is not None else None
+            data.update(sucks=g.names(plan.targets) if plan else None, convert=g.name(conv.targets[0]) if conv else None,
+                        crime_vote_open=self.crime_vote is not None,
+                        crime_vote=g.names(ballot.choices) if ballot else None)
+        if kind == "day":
+            ballot = self.vote.ballot_of(seat)
+            data["vote"] = g.name(ballot.choices[0]) if ballot else None
+        return data
+
+    def help_data(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        kind = g.phase.kind
+        verbs: list[str] = []
+        alive = seat is not None and g.player(seat).alive
+        role = g.player(seat).role if seat is not None else None
+        if alive and kind == "night" and role in BITERS:
+            verbs.append("suck_criminal" if role == CRIMINAL else "suck")
+            if role == VAMPIRE:
+                verbs.append("convert")
+            if self.crime_vote is not None:
+                verbs.append("crime_vote_criminal" if role == CRIMINAL else "crime_vote")
+        if alive and kind == "day":
+            verbs.append("vote_thread")
+        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
+
+    def pending(self) -> list[int]:
+        g = self.game
+        if g.phase.kind == "night":
+            return [s for s in self.biters() if self.plans.of(s, SUCK) is None]
+        if g.phase.kind == "day":
+            return [s for s in g.alive() if self.vote.ballot_of(s) is None]
+        return []
+
+    def summary(self) -> dict[str, Any]:
+        return {"winner": self.game.winner, "camps": self.camps, "reasons": self.reasons,
+                "day_executions": self.day_executions, "night_executions": self.night_executions_done}
+
