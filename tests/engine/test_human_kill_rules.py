@@ -1,0 +1,201 @@
+"""human_kill (shared/seeds/003, README § human_kill): transcripts of every rule and the shared modules it uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forumbot.engine.election import Election
+from forumbot.engine.game import Game, Setup
+from forumbot.engine.modifiers import draw_modifier
+from forumbot.engine.table import round_table
+from forumbot.engine.teamvote import TeamVote
+from forumbot.engine.types import Step
+from forumbot.engine.weighted import WeightedVote
+from forumbot.replay import load_transcript, parse_transcript, replay
+from forumbot.rulesets.human_kill.roles import STANDARD, remilia_sees, row_counts, thirds_counts
+
+T = Path(__file__).parent.parent / "transcripts"
+
+
+def play(phases, players, roles, **extra):
+    entries = [p if isinstance(p, dict) else {"messages": p} for p in phases]
+    return replay(parse_transcript({"ruleset": "human_kill", "players": list(players), "roles": roles, "phases": entries, **extra}))
+
+
+def outs(r):
+    return [n for ph in r.phases for n in ph.out]
+
+
+def events(r, kind):
+    return [e.data for ph in r.phases for e in ph.step.events if e.kind == kind]
+
+
+def posts(r, key):
+    return [p for ph in r.phases for p in ph.step.posts if p.key == f"human_kill/{key}"]
+
+
+# --- distribution -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", range(6, 17))
+def test_standard_rows_add_up(n):
+    import random
+
+    counts = row_counts(STANDARD[n], random.Random(n))
+    assert sum(counts.values()) == n
+
+
+def test_thirds_rule_gives_the_remainder_to_ordinary_then_great():
+    import random
+
+    c = thirds_counts(8, random.Random(0))
+    great = sum(c[r] for r in ("remilia", "yukari", "mamizou", "yuuka", "utsuho"))
+    assert (c["human"], c["youkai"], great) == (2, 3, 3)
+    c = thirds_counts(7, random.Random(0))
+    assert (c["human"], c["youkai"]) == (2, 3)
+
+
+def test_seeded_deal_uses_the_table_and_is_deterministic():
+    names = tuple(f"P{i}" for i in range(12))
+    a = Game(Setup("human_kill", names, seed=9))
+    b = Game(Setup("human_kill", names, seed=9))
+    assert [p.role for p in a.players] == [p.role for p in b.players]
+    roles = [p.role for p in a.players]
+    assert roles.count("human") == 2 and roles.count("reimu") == 1 and roles.count("rinnosuke") == 1
+    assert roles.count("youkai") == 3
+
+
+def test_rinnosuke_shows_as_youkai():
+    assert remilia_sees("rinnosuke") == "youkai" and remilia_sees("parsee") == "other" and remilia_sees("reimu") == "human"
+
+
+# --- the transcripts ---------------------------------------------------------------------------------
+def test_core_transcript():
+    r = replay(load_transcript(T / "human_kill_core.yaml"))
+    assert r.game.finished and r.game.winner == "youkai"
+    assert outs(r) == ["阿一", "阿二"]
+    closed = events(r, "exorcism_closed")
+    assert closed[0]["protected"] is True and closed[1]["target"] == 3
+    assert [e["reason"] for e in events(r, "rejected")] == ["repeat_disguise"]
+    assert events(r, "last_words") == [{"seat": 1, "name": "阿一"}]
+    # nothing reveals a role or a cause before the final post
+    for p in posts(r, "banish_result") + posts(r, "nightfall"):
+        assert "role" not in str(p.data.get("revealed") or "")
+
+
+def test_sage_transcript():
+    r = replay(load_transcript(T / "human_kill_sage.yaml"))
+    assert r.game.winner == "youkai"
+    assert [e["seat"] for e in events(r, "sage_elected")] == [5]
+    assert events(r, "sage_changed") == [{"from": 5, "to": 6}]
+    weights = {e["voter"]: e["weight"] for e in events(r, "ballot") if e["kind"] == "banish"}
+    assert weights[5] == 1.5 and weights[4] == 1.0
+    order = posts(r, "nightfall")[1].data["order"]
+    assert order == ["丁", "戊", "己", "甲", "乙"]  # counter-clockwise from 丙, chosen by the sage
+
+
+def test_roles_transcript():
+    r = replay(load_transcript(T / "human_kill_roles.yaml"))
+    assert outs(r) == ["Fay", "Ann", "Ivy", "Ben", "Cat", "Dan", "Eve"]
+    assert r.game.player(7).alive  # Utsuho banished but alive
+    assert [e["reason"] for e in events(r, "rejected")] == ["rinnosuke_waits", "sealed"]
+    assert r.game.winner == "youkai"
+
+
+def test_sage_rules_nobody_withdrew_and_tie_again():
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari"}
+    r = play([[], [], [], []], "ABCDEF", roles, params={"sage": True})
+    assert events(r, "sage_elected")[0]["why"] == "nobody_withdrew"
+    tie = [["A", "投 E"], ["B", "投 F"]]
+    r = play([[], [], [], [["A", "退选"], ["B", "退选"]], tie, tie], "ABCDEF", roles, params={"sage": True})
+    assert [p.data["result"] for p in posts(r, "sage_result")] == ["runoff", "exhausted"]
+
+
+def test_exorcism_all_abstain_is_nobody_and_draw_config():
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari"}
+    r = play([[], [["A", "弃权"], ["B", "弃权"]]], "ABCDEF", roles)
+    assert events(r, "exorcism_closed")[0]["how"] == "abstained"
+    r = play([[], [["A", "退治 C"], ["B", "退治 D"]]], "ABCDEF", roles, params={"exorcise_tie": "draw"})
+    assert events(r, "exorcism_closed")[0]["how"] == "drawn"
+
+
+def test_humans_clear_below_eight_and_cripple_from_eight():
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "remilia", "E": "yukari", "F": "youkai"}
+    g = Game(Setup("human_kill", tuple("ABCDEF"), roles=roles))
+    g.start()
+    for s in (3, 4, 5):
+        g.player(s).alive = False
+    assert g.ruleset.win_check() is None  # F (youkai) still alive
+    g.player(6).alive = False
+    assert g.ruleset.win_check() == ("human", "cleared")
+    roles8 = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "youkai", "F": "remilia", "G": "yukari", "H": "mamizou"}
+    g = Game(Setup("human_kill", tuple("ABCDEFGH"), roles=roles8))
+    g.start()
+    for s in (6, 7, 8):
+        g.player(s).alive = False
+    assert g.ruleset.win_check() == ("human", "great_out")
+
+
+def test_parsee_wins_when_everyone_else_goes_with_her():
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "remilia", "F": "parsee"}
+    banish = [[x, "放逐 F"] for x in "ABCDE"]
+    r = play([[], [], banish], "ABCDEF", roles)
+    assert r.game.winner == "parsee"
+    assert sorted(outs(r)) == list("ABCDEF")
+
+
+def test_doremy_wins_when_every_other_living_player_dreams():
+    roles = {"A": "human", "B": "youkai", "C": "remilia", "D": "doremy", "E": "youkai", "F": "youkai"}
+    r = play([[], [["A", "退治 E"]], [["D", "梦 A B"]], [[x, "放逐 F"] for x in "ABCDE"], [], [], [["D", "梦 C"]]],
+             "ABCDEF", roles)
+    assert r.game.winner == "doremy"
+
+
+def test_reimu_takes_but_not_when_killed_by_the_border():
+    roles = {"A": "human", "B": "reimu", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari", "G": "youkai"}
+    r = play([[["B", "带走 C"]], [["B", "退治 B"], ["A", "弃权"]], []], "ABCDEFG", roles)
+    assert outs(r) == ["B", "C"]
+    r = play([[["B", "带走 C"]], [], [["F", "杀 B"]]], "ABCDEFG", roles)
+    assert outs(r) == ["B"]
+
+
+# --- shared modules ----------------------------------------------------------------------------------
+def test_round_table_both_ways():
+    seating = [1, 2, 3, 4, 5]
+    assert round_table(seating, [1, 2, 4, 5], 3, include_start=False) == [4, 5, 1, 2]
+    assert round_table(seating, [1, 2, 4, 5], 3, clockwise=True, include_start=False) == [2, 1, 5, 4]
+    assert round_table(seating, [1, 2, 3], 1, clockwise=True) == [1, 3, 2]
+
+
+def test_team_vote_plurality_abstain_and_tie():
+    g = Game(Setup("human_kill", tuple("ABCDEF")))
+    v = TeamVote((1, 2, 3))
+    v.cast(1, 4)
+    v.cast(2, 4)
+    v.cast(3, None)
+    assert v.close(g, [1, 2, 3, 4, 5, 6], "t", Step()).chosen == 4
+    v = TeamVote((1, 2))
+    v.cast(1, 4)
+    v.cast(2, 5)
+    assert v.close(g, [4, 5], "t", Step()).how == "tie"
+
+
+def test_weighted_vote_breaks_a_tie():
+    v = WeightedVote(max_votes=2)
+    v.cast_weighted(1, 3, 1.5)
+    v.cast_weighted(2, 4)
+    v.cast_weighted(3, None)
+    assert v.close([1, 2, 3, 4]).chosen == 3
+
+
+def test_election_withdrawals():
+    e = Election((1, 2, 3))
+    assert e.withdraw(1) and not e.withdraw(1)
+    assert e.candidates == (2, 3)
+
+
+def test_modifier_draw_is_seeded_and_respects_exclusions():
+    g = Game(Setup("human_kill", tuple("ABCDEF"), seed=1))
+    a = draw_modifier(g, {"x": 1, "y": 1}, 1, Step(), exclude=["x"])
+    assert a == "y"
+    assert draw_modifier(g, {"x": 1, "y": 1}, 2, Step()) == draw_modifier(g, {"x": 1, "y": 1}, 2, Step())
