@@ -105,14 +105,58 @@ class SeasonConfig(BaseModel):
             raise ValueError(f"{v!r} is not a time zone name; write e.g. Asia/Shanghai, Asia/Taipei, Europe/London") from None
         return v
 
+    @field_validator("players")
+    @classmethod
+    def _player_names(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if not name.strip() or name != name.strip():
+                raise ValueError(f"{name!r}: a player name must be a forum user name, not empty, without spaces around it")
+        return v
+
     @model_validator(mode="after")
     def _consistent(self) -> "SeasonConfig":
+        from forumbot.language.normalize import fold
+
         for name in self.aliases:
             if name not in self.players:
-                raise ValueError(f"aliases names {name!r}, who is not in players")
+                raise ValueError(f"aliases: {name!r} is not in players")
         if self.forum.thread_id is None and self.forum.forum_id is None:
-            raise ValueError("[forum] needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
+            raise ValueError("forum: needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
+        if self.forum.username in self.players:
+            raise ValueError(f"players: the judge's account {self.forum.username!r} is listed among the players")
+        # Every name a player can be called must read differently, or commands could never name them.
+        seen: dict[str, str] = {}
+        for name in self.players:
+            for word in (name, *self.aliases.get(name, [])):
+                key = fold(word)
+                if key in seen and seen[key] != name:
+                    raise ValueError(
+                        f"players: {word!r} ({name}) reads the same as {seen[key]!r}'s name or alias once simplified/traditional"
+                        " forms, width and case are ignored: players could not tell them apart in commands; rename an alias"
+                        " or add distinct aliases"
+                    )
+                seen[key] = name
+        kinds = getattr(self._ruleset_class(), "phase_kinds", None)
+        if kinds:
+            unknown = sorted(set(self.schedule.lengths) - set(kinds))
+            if unknown:
+                raise ValueError(f"schedule.lengths: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
+                                 f"its phases are {', '.join(kinds)}")
+            unknown = sorted(set(self.schedule.exact_kinds) - set(kinds))
+            if unknown:
+                raise ValueError(f"schedule.exact_kinds: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
+                                 f"its phases are {', '.join(kinds)}")
+        if self.templates and not Path(self.template_dir).is_dir():
+            raise ValueError(f"templates: the folder {self.template_dir} does not exist")
         return self
+
+    def _ruleset_class(self):
+        from forumbot.engine.ruleset import get_ruleset
+
+        try:
+            return get_ruleset(self.ruleset)
+        except KeyError:
+            return None
 
     # --- derived ----------------------------------------------------------------------------------
     @property
@@ -178,22 +222,50 @@ def load_config(path: str | Path) -> SeasonConfig:
         lines = []
         for e in exc.errors(include_url=False):
             loc = [str(p) for p in e["loc"]]
-            line = locate(text, loc)
             msg = e["msg"].removeprefix("Value error, ")
+            if not loc and (m := re.match(r"^([a-z_]+(?:\.[a-z_]+)*): ", msg)):
+                loc = m.group(1).split(".")  # a whole-file check names the key it is about
+            line = locate(text, loc)
             if e["type"] == "extra_forbidden":
                 msg = "unknown key (check its spelling; see docs/config.md for the keys allowed)"
             elif e["type"] == "literal_error":
                 msg = msg.replace("Input should be", "allowed:")
+            elif e["type"] == "missing":
+                msg = "missing: " + MISSING_HINTS.get(".".join(loc), "add it (see docs/config.md)")
+            elif e["type"].startswith(("time", "datetime")):
+                msg += "; " + EXAMPLES.get(loc[-1], "see docs/config.md")
             where = ".".join(loc) or "(top level)"
             lines.append(f"{path}{f' line {line}' if line else ''}: {where}: {msg}")
         raise ConfigError("\n".join(lines)) from None
     try:
-        Game(config.setup("check"))
+        Game(config.setup("check")).start()
     except SetupError as exc:
-        keys = "ruleset" if "ruleset" in str(exc) else "params" if "parameters" in str(exc) else "players"
-        line = locate(text, [keys])
-        raise ConfigError(f"{path}{f' line {line}' if line else ''}: {keys}: {exc}") from None
+        message = str(exc)
+        loc = ["players"]
+        if message.startswith("unknown ruleset"):
+            loc = ["ruleset"]
+        elif message.startswith("bad parameters"):
+            field = re.search(r": ([a-z_]+)(?:\.[a-z_0-9]+)*: ", message)
+            loc = ["params", field.group(1)] if field else ["params"]
+        elif config.roles and ("draw" in message or "role" in message):
+            loc = ["roles"]
+        line = locate(text, loc) or locate(text, loc[:1])
+        raise ConfigError(f"{path}{f' line {line}' if line else ''}: {'.'.join(loc)}: {message}") from None
     return config
+
+
+MISSING_HINTS = {
+    "forum": "add a [forum] table: engine, base_url, username, password_env (or password_file), thread_id or forum_id",
+    "players": 'add players = ["name", ...], the forum user names in seat order',
+    "name": 'add name = "...", the season\'s name',
+    "ruleset": "add ruleset = \"sunlight\" (or killer_club, vampire_village, human_kill, interview_vampire)",
+    "forum.base_url": 'add base_url = "https://..." to [forum]',
+    "forum.username": "add username = the judge's account to [forum]",
+}
+EXAMPLES = {
+    "daily_deadline": "write e.g. daily_deadline = 22:00:00 (a TOML time, no quotes)",
+    "start": "write e.g. start = 2026-12-02T20:00:00 (a TOML date-time, local to time_zone, no quotes)",
+}
 
 
 def locate(text: str, loc: list[str]) -> int | None:

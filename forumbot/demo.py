@@ -14,6 +14,7 @@ import random
 import tempfile
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -174,7 +175,10 @@ def demo(
         typer.echo(f"\nThe game thread: {thread_url}")
         typer.echo(f"Players' private messages sent: {sim.sent}; the judge's outbox: {len(bot.store.outbox(('sent',)))} delivered.")
         if wait:
-            typer.echo("The forum stays up for your browser (log in as any player: see the season file). Ctrl-C to stop.")
+            typer.echo("\nThe forum stays up for your browser; log in with any of these accounts (local demo only):")
+            for account in [forum.judge, *forum.players.values()]:
+                typer.echo(f"  {pad(account.name, 12)} {account.password}")
+            typer.echo("Ctrl-C to stop.")
             try:
                 while True:
                     time.sleep(3600)
@@ -182,9 +186,15 @@ def demo(
                 typer.echo("stopping the forum")
 
 
+def pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (CJK characters take two)."""
+    columns = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - columns)
+
+
 def print_standings(bot) -> None:
     data = bot.game.ruleset.final_data()
     typer.echo(f"\nWinner: {data['winner']}  win index {data['correct']:g}/{data['total']:g} = {data['win_index']:.2%}")
     typer.echo(f"Killers: {' -> '.join(data['killers'])}")
     for p in data["players"]:
-        typer.echo(f"{p['rank']:>3}. {p['name']:<10} {p['role']:<13} {'alive' if p['alive'] else p['out']:<8} {p['total']:g}")
+        typer.echo(f"{p['rank']:>3}. {pad(p['name'], 10)} {p['role']:<13} {'alive' if p['alive'] else p['out']:<8} {p['total']:g}")

@@ -24,8 +24,10 @@ def setup_logging(level: str = "INFO") -> None:
     """Plain log lines, one per action, on stderr. No secrets and no roles at INFO."""
     logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
-    for noisy in ("apscheduler", "httpx", "httpcore", "alembic"):
+    for noisy in ("httpx", "httpcore", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    # APScheduler's "skipped: maximum number of running instances" is routine here (a slow cycle).
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
 
 
 def _load(path: Path) -> SeasonConfig:

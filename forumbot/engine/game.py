@@ -70,7 +70,12 @@ class Game:
         try:
             params = cls.Params(**setup.params)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc']))}: "
+                + (f"unknown parameter; {cls.id}'s parameters are {', '.join(cls.Params.model_fields)}"
+                   if e["type"] == "extra_forbidden" else e["msg"].removeprefix("Value error, "))
+                for e in exc.errors()
+            )
             raise SetupError(f"bad parameters for ruleset {setup.ruleset!r}: {problems}") from None
         names = list(setup.players)
         if len(set(names)) != len(names):

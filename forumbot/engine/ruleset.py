@@ -31,7 +31,8 @@ class Ruleset:
 
     Class attributes: ``id`` (the ruleset id used in configs), ``Params`` (a :class:`Params` model),
     ``roles`` (role id -> faction id), ``default_role`` (what a player not named in a fixed draw gets),
-    ``min_players``.
+    ``min_players``, ``phase_kinds`` (every kind of phase it opens: what a season's schedule may give
+    a length).
     """
 
     id: ClassVar[str]
@@ -39,6 +40,8 @@ class Ruleset:
     roles: ClassVar[dict[str, str]]
     default_role: ClassVar[str]
     min_players: ClassVar[int] = 3
+    #: every phase kind the ruleset opens besides the prologue (a season's schedule may name them)
+    phase_kinds: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: "Game", params: Params) -> None:
         self.game = game

@@ -107,6 +107,7 @@ class KillerClub(Ruleset):
     Params = KillerClubParams
     roles = dict(FACTION)
     default_role = CIVILIAN
+    phase_kinds = ("prologue", "night", "vote", "runoff", "choice")
     min_players = 6
 
     def __init__(self, game: Game, params: KillerClubParams) -> None:

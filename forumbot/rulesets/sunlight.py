@@ -101,6 +101,7 @@ class Sunlight(Ruleset):
     Params = SunlightParams
     roles = {KILLER: KILLER, GOOD: GOOD}
     default_role = GOOD
+    phase_kinds = ("prologue", "vote", "poll", "kill")
     min_players = 4
 
     def __init__(self, game: Game, params: SunlightParams) -> None:

@@ -94,6 +94,7 @@ class VampireVillage(Ruleset):
     Params = VampireVillageParams
     roles = dict(FACTION)
     default_role = VILLAGER
+    phase_kinds = ("prologue", "cupid", "night", "witch", "shot", "successor", "election", "vote", "runoff")
     min_players = 4
 
     def __init__(self, game: Game, params: VampireVillageParams) -> None:

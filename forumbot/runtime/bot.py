@@ -121,6 +121,11 @@ class Bot:
                 self.store.set_cursor("first_run", now.isoformat())
             if now < self.start_time():
                 return
+            try:
+                self.forum.login()  # draw no roles and promise no deadline before the forum answers
+            except ForumError as exc:
+                log.error("the season cannot start yet: %s", exc)
+                return
             self._start()
         self._poll()
         self._advance()

@@ -23,12 +23,23 @@ log = logging.getLogger("forumbot")
 def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | None = None,
             on_cycle: Callable[[Bot], None] | None = None) -> Bot:
     """Run ``bot`` until the game is over and delivered (``stop_when_done``), ``stop`` is set, or
-    SIGINT/SIGTERM. Errors in a cycle are logged in one line and the next cycle tries again."""
+    SIGINT/SIGTERM (then it returns normally; the signal handlers are restored). Errors in a cycle
+    are logged in one line and the next cycle tries again."""
     scheduler = BlockingScheduler(timezone=UTC, executors={"default": ThreadPoolExecutor(1)},
                                   job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     interval = parse_duration(bot.config.schedule.poll_interval).total_seconds()
+    stopping = threading.Event()
+
+    def halt(reason: str) -> None:
+        if stopping.is_set():
+            return
+        stopping.set()
+        log.info("season %s: %s", bot.config.name, reason)
+        scheduler.shutdown(wait=False)
 
     def job() -> None:
+        if stopping.is_set():
+            return
         try:
             bot.cycle()
         except Exception as exc:  # one bad cycle must not stop the season
@@ -40,18 +51,25 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
                 log.error("rebuild failed: %s", again)
         if on_cycle:
             on_cycle(bot)
-        if (stop_when_done and bot.done()) or (stop is not None and stop.is_set()):
-            log.info("season %s: %s", bot.config.name, "over and delivered" if bot.done() else "stopped")
-            scheduler.shutdown(wait=False)
+        if stop_when_done and bot.done():
+            halt("over and delivered")
+            return
+        if stop is not None and stop.is_set():
+            halt("stopped")
             return
         wake = bot.next_wakeup()
-        if wake is not None and wake > datetime.now(UTC):
+        if wake is not None and wake > datetime.now(UTC) and not stopping.is_set():
             scheduler.add_job(job, "date", run_date=wake, id="tick", replace_existing=True)
 
     scheduler.add_job(job, "interval", seconds=interval, next_run_time=datetime.now(UTC), id="poll")
+    previous = {}
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: scheduler.shutdown(wait=False))
+            previous[sig] = signal.signal(sig, lambda *_: halt("stopped by a signal"))
     log.info("season %s: running (poll every %gs)", bot.config.name, interval)
-    scheduler.start()
+    try:
+        scheduler.start()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return bot

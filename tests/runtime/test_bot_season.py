@@ -248,3 +248,13 @@ def test_quota_refusal_is_retried_after_its_wait_and_organiser_told_once(tmp_pat
     assert any("welcome" in m.body for m in s.forum.pms_to("E"))
     assert refused["n"] == 3
     assert sum("could not deliver" in m.body for m in s.forum.pms_to("Org")) == 1
+
+
+def test_season_does_not_start_while_the_forum_is_down(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.forum.down = True
+    s.bot.cycle()
+    assert not s.bot.started and s.bot.store.inputs() == []
+    s.forum.down = False
+    s.bot.cycle()
+    assert s.bot.started and len(s.forum.sent) == len(PLAYERS)

@@ -93,3 +93,37 @@ def test_cli_check_and_init(tmp_path):
     target = tmp_path / "new.toml"
     made = runner.invoke(app, ["init", str(target), "--ruleset", "sunlight"])
     assert made.exit_code == 0 and target.read_text(encoding="utf-8") == EXAMPLE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("extra,where,words", [
+    ('players = ["张三", "張三", "C", "D"]', "players", "reads the same"),
+    ('players = ["alice", "ＡＬＩＣＥ", "C", "D"]', "players", "reads the same"),
+    ('players = ["", "B", "C", "D"]', "players", "not empty"),
+    ('[aliases]\n"A" = ["小A", "B"]', "players", "reads the same"),
+    ('[aliases]\n"A" = ["阿"]\n"B" = ["阿"]', "players", "reads the same"),
+    ('[aliases]\n"Z" = ["zz"]', "aliases", "not in players"),
+    ('[schedule.lengths]\npol = "2h"', "schedule.lengths", "prologue, vote, poll, kill"),
+    ('roles = { "A" = "killer", "B" = "killer" }', "roles", "exactly one killer"),
+    ('[params]\nwin_treshold = 0.3', "params.win_treshold", "win_threshold"),
+    ('templates = "nowhere"', "templates", "does not exist"),
+    ('[schedule]\ndaily_deadline = "25:00"', "schedule.daily_deadline", "22:00:00"),
+])
+def test_config_mistakes_are_caught_with_key_and_line(tmp_path, extra, where, words):
+    text = BASE
+    if extra.startswith("players"):
+        text = text.replace('players = ["A", "B", "C", "D"]', extra)
+    elif extra.startswith(("roles", "templates")):
+        text = text.replace('players = ["A", "B", "C", "D"]', 'players = ["A", "B", "C", "D"]\n' + extra)
+    else:
+        text += extra + "\n"
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, text))
+    message = str(e.value)
+    assert f": {where}:" in message and words in message and " line " in message, message
+
+
+def test_judge_listed_as_player_and_missing_forum(tmp_path):
+    with pytest.raises(ConfigError, match="judge's account 'j'"):
+        load_config(write(tmp_path, BASE.replace('"D"]', '"j"]')))
+    with pytest.raises(ConfigError, match=r"forum: missing: add a \[forum\] table"):
+        load_config(write(tmp_path, BASE.split("[forum]")[0]))

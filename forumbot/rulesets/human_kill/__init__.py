@@ -71,6 +71,8 @@ class HumanKill(Ruleset):
     Params = HumanKillParams
     roles = dict(FACTION)
     default_role = YOUKAI
+    phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
+                   "sage_runoff", "order", "banish", "banish_runoff")
     min_players = 6
 
     def __init__(self, game: Game, params: HumanKillParams) -> None:
