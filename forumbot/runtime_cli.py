@@ -117,6 +117,9 @@ def run(
 def status(config: Path = typer.Argument(..., help="the season file")) -> None:
     """The phase, the deadline, who has and has not acted (for the organiser's eyes), the outbox."""
     c = _load(config)
+    if _no_database(c):
+        typer.echo(f"season {c.name!r}: not started (no database yet)")
+        return
     bot = _bot(c)
     g = bot.game
     if not bot.started:
@@ -149,8 +152,48 @@ def organiser(
     command: list[str] = typer.Argument(..., help='e.g. penalty 张三 lurking | replace 张三 新账号 | extend 2h | pause | resume | end'),
 ) -> None:
     """Give an organiser command; the running bot applies it in order and logs it in the game's events."""
+    from forumbot.language.parse import parse
+    from forumbot.language.types import ORGANISER_VERBS, ParseError
+
     c = _load(config)
+    if _no_database(c):
+        typer.echo(f"error: season {c.name!r} has not started: run it first (`forumbot run {config}`)", err=True)
+        raise typer.Exit(2)
     bot = _bot(c)
-    bot.organiser_command(" ".join(command))
+    if not bot.started:
+        typer.echo(f"error: season {c.name!r} has not started: organiser commands apply to a running game", err=True)
+        raise typer.Exit(2)
+    text = " ".join(command)
+    parsed = parse(text, bot.game.roster)
+    if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
+        typer.echo(f"error: {_explain(parsed, bot.game)}", err=True)
+        raise typer.Exit(2)
+    bot.organiser_command(text)
     typer.echo(f"stored at {datetime.now(UTC):%H:%M:%S} UTC; the bot applies it at its next cycle "
                "(`forumbot status` shows the answer)")
+
+
+ORGANISER_HELP = ("penalty NAME lurking|flooding, replace NAME NEWACCOUNT, extend 2h (or 30m), pause, resume, end")
+
+
+def _explain(parsed, game) -> str:
+    """Why a command typed on the command line is not an organiser command, and what to type."""
+    from forumbot.language.types import ParseError
+
+    if not isinstance(parsed, ParseError):
+        return f"{parsed.verb!r} is a player's command; organiser commands are: {ORGANISER_HELP}"
+    if parsed.code == "unknown_name":
+        return f"no player {parsed.written!r} in this season; players: {', '.join(p.name for p in game.players)}"
+    if parsed.code == "ambiguous_name":
+        return f"{parsed.written!r} could be {', '.join(game.names(parsed.candidates))}: write the full name"
+    if parsed.code == "bad_number" and parsed.verb == "extend":
+        return "extend needs a duration with its unit, e.g. extend 2h or extend 30m"
+    if parsed.code == "missing_target":
+        return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
+    return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+
+
+def _no_database(c: SeasonConfig) -> bool:
+    """True when the season's SQLite file does not exist yet (so nothing has run)."""
+    url = c.database_url
+    return url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists()

@@ -35,6 +35,9 @@ def test_status_and_organiser_commands(tmp_path):
     path.write_text(SEASON, encoding="utf-8")
     runner = CliRunner()
     assert "not started" in runner.invoke(app, ["status", str(path)]).output
+    assert not (tmp_path / "season.db").exists()  # looking does not create the database
+    early = runner.invoke(app, ["organiser", str(path), "pause"])
+    assert early.exit_code == 2 and "has not started" in early.output
     clock = Clock()
     forum = MemoryForum("judge", clock)
     bot = Bot(load_config(path), forum, clock)
@@ -47,6 +50,10 @@ def test_status_and_organiser_commands(tmp_path):
     out = runner.invoke(app, ["status", str(path)]).output
     assert "vote round 1" in out and "to act: B, C, D, E" in out and "done:   A" in out and "sent" in out
     assert "killer" not in out
+    for bad, words in ((["dance"], "not an organiser command"), (["extend", "30"], "with its unit"),
+                       (["penalty", "Zed", "lurking"], "no player 'Zed'"), (["投", "A"], "player's command")):
+        refused = runner.invoke(app, ["organiser", str(path), *bad])
+        assert refused.exit_code == 2 and words in refused.output, refused.output
     done = runner.invoke(app, ["organiser", str(path), "penalty", "E", "lurking"])
     assert done.exit_code == 0
     clock.advance(1)
