@@ -367,3 +367,18 @@ def test_simulator_is_seeded_and_reports_rates():
     a = simulate({}, games=6, seed=2)
     assert a == simulate({}, games=6, seed=2)
     assert abs(sum(a[k] for k in ("human", "vampire", "both", "criminal", "draw")) - 1) < 1e-9
+
+
+def test_both_camps_transcript():
+    r = replay(load_transcript(FULL.parent / "interview_vampire_both_camps.yaml"))
+    assert out_names(r) == ["Bob", "Hal", "Ann"]
+    assert r.game.player(2).out_reason == "starved" and r.game.player(8).out_reason == "killed"
+    assert r.game.winner == ["human", "vampire"] and r.game.ruleset.reasons == ["day_executions", "few_left"]
+
+
+def test_criminals_transcript():
+    r = replay(load_transcript(FULL.parent / "interview_vampire_criminals.yaml"))
+    assert out_names(r) == ["甲"] and r.game.winner == "human"
+    assert r.game.ruleset.nights[1]["executed"] is None and reasons(r, "乙") == ["too_many"]
+    assert dawn(r, "甲")[-1]["leading"] == ["甲", "丙", "丁"]
+    assert posts(r, "final")[0].data["criminals_won"] == ["乙"]
