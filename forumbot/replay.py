@@ -47,6 +47,7 @@ class Transcript(BaseModel):
     roles: dict[str, str] | None = None
     aliases: dict[str, list[str]] = Field(default_factory=dict)
     organisers: list[str] = Field(default_factory=list)
+    others: list[str] = Field(default_factory=list)  # accounts that are neither players nor organisers
     locale: str = "zh-Hans"
     markup: str = "markdown"
     phases: list[PhaseEntry] = Field(default_factory=list)
@@ -92,13 +93,24 @@ def parse_transcript(raw: Any, where: str = "transcript") -> Transcript:
         for e in exc.errors():
             loc = list(e["loc"])
             if loc[:1] == ["phases"] and len(loc) > 1 and isinstance(loc[1], int):
-                text = f"phase {loc[1] + 1}: {'.'.join(map(str, loc[2:]))}"
+                text = f"phase {loc[1] + 1}: {'.'.join(map(str, loc[2:3]))}"
                 if len(loc) > 3 and isinstance(loc[3], int):
-                    text += " (each line is [sender, text])"
+                    line = _line(raw, loc)
+                    text += f" line {loc[3] + 1}{f' {line!r}' if line is not None else ''}: each line is [sender, text]"
+                    problems.append(text)
+                    continue
             else:
                 text = ".".join(map(str, loc))
             problems.append(f"{text}: {e['msg']}")
         raise TranscriptError(f"{where}: " + "; ".join(problems)) from None
+
+
+def _line(raw: Any, loc: list[Any]) -> Any:
+    """The offending line of a transcript, for the error message."""
+    try:
+        return raw["phases"][loc[1]][loc[2]][loc[3]]
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 @dataclass
@@ -170,9 +182,16 @@ def replay(t: Transcript) -> ReplayResult:
         inputs += [Message(s, x, "thread") for s, x in entry.posts]
         inputs += [Message(s, x, "pm") for s, x in entry.organiser]
         for msg in inputs:
-            if not msg.sender.strip():
-                raise TranscriptError(f"phase {number}: a line has an empty sender")
+            known = {p.name for p in game.players} | set(t.players) | set(game.organisers) | set(t.others)
+            if msg.sender not in known:
+                raise TranscriptError(
+                    f"phase {number}: sender {msg.sender!r} is not a player or an organiser (a typo? accounts that "
+                    f"are neither go in `others`); the line: {msg.text!r}"
+                )
             _feed(game, current, game.apply(msg))
+        if game.paused and not game.finished:
+            raise TranscriptError(f"phase {number}: the game is paused when this phase ends; resume it (继续 / resume) "
+                                  "in the same entry, as the bot holds the deadline while paused")
         _close(game, outcomes)
     return ReplayResult(game, outcomes)
 

@@ -19,7 +19,7 @@ def outputs():
     results = [replay(load_transcript(EXAMPLE))]
     r1 = [[x, "投 A"] for x in "BCDEFG"] + [["A", "投 A B"], ["B", "投 C"]]
     raw = {
-        "ruleset": "sunlight", "players": list("ABCDEFG"), "roles": {"C": "killer"}, "organisers": ["Org"],
+        "ruleset": "sunlight", "players": list("ABCDEFG"), "roles": {"C": "killer"}, "organisers": ["Org"], "others": ["Z"],
         "phases": [
             {"messages": [["Z", "投 B"], ["Org", "投 B"], ["A", "hi"], ["A", "投 Q"], ["B", "杀 A"], ["A", "状态"], ["A", "帮助"]] + r1},
             {"messages": [["B", "线索 2"], ["C", "线索 3"], ["D", "线索 9"], ["B", "线索 1"], ["B", "状态"], ["B", "帮助"]],
@@ -158,3 +158,65 @@ def test_runtime_templates_render(locale):
     assert r.render("common/reminder", {"phase": "vote", "round": 3}, deadline="D")
     text = r.render("common/delivery_failed", {"recipient": "[b]x", "kind": "pm", "error": "full", "attempt": 1, "max_attempts": 5})
     assert "[\u200bb]x" in text
+
+
+# OpenCC s2twp slips and mainland words in the zh-Hant templates: (pattern, why).
+ZH_HANT_SLIPS = [
+    ("線上索", "在线索 turned into 線上索 (online)"),
+    ("線上", "在线 read as 線上 (online); no template means 'online'"),
+    ("遊戲貼", "the thread is 遊戲帖"),
+    ("賬號", "Taiwan/Hong Kong write 帳號"),
+    ("通過短訊息", "by PM is 透過短訊息"),
+    ("傳送", "mixed with 發送 for the same 发送"),
+    ("資訊", "信息 here is an order, not information"),
+    ("示例", "Taiwan/Hong Kong write 範例"),
+    ("短消息", "a zh-Hans word: PMs are 短訊息"),
+    ("信息", "a zh-Hans word"),
+    ("網絡", "a zh-Hans word"),
+    ("“", "Traditional Chinese quotes are 「」"),
+    ("”", "Traditional Chinese quotes are 「」"),
+]
+
+
+@pytest.mark.parametrize("folder", ["common", "sunlight", "killer_club", "human_kill", "vampire_village"])
+def test_zh_hant_templates_have_no_conversion_slips(folder):
+    for path in sorted((TEMPLATES / "zh-Hant" / folder).rglob("*.j2")):
+        text = path.read_text(encoding="utf-8")
+        for pattern, why in ZH_HANT_SLIPS:
+            assert pattern not in text, f"{path.relative_to(TEMPLATES)}: {pattern!r} ({why})"
+
+
+def test_no_zh_hant_template_reads_online_for_in():
+    for path in sorted((TEMPLATES / "zh-Hant").rglob("*.j2")):
+        assert "線上" not in path.read_text(encoding="utf-8"), path.relative_to(TEMPLATES)
+
+
+def test_strike_warning_reads_naturally():
+    en = Renderer("en", "markdown")
+    first = en.render("sunlight/warning", {"round": 1, "strikes": 1, "limit": 2})
+    assert "This is your first warning; one more missed or self vote and you are out as a suicide." in first
+    assert "of 1" not in first and "at 2" not in first
+    assert "your second warning; two more missed or self votes" in en.render("sunlight/warning", {"round": 3, "strikes": 2, "limit": 4})
+    assert "再有一次逾期不投或自投" in Renderer("zh-Hans", "markdown").render("sunlight/warning", {"round": 1, "strikes": 1, "limit": 2})
+    assert "再有 2 次逾期不投或自投" in Renderer("zh-Hant", "markdown").render("sunlight/warning", {"round": 1, "strikes": 1, "limit": 3})
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_ambiguous_name_reply_lists_the_names(locale):
+    """docs/commands.md: the reply to an ambiguous name lists the players' names."""
+    text = Renderer(locale, "markdown").render("common/parse_error", {
+        "code": "ambiguous_name", "verb": "vote", "written": "王七", "candidates": ["王五", "王六"], "organiser": False})
+    assert "王五" in text and "王六" in text
+    doc = (TEMPLATES.parent / "docs" / "commands.md").read_text(encoding="utf-8")
+    assert "listing both seats" not in doc and "lists their seats" not in doc
+
+
+@pytest.mark.parametrize("locale,says", [("zh-Hans", "楼层"), ("zh-Hant", "樓層"), ("en", "post number")])
+def test_post_number_error_explains_it_is_not_a_seat(locale, says):
+    from forumbot.language.parse import parse
+    from forumbot.language.types import Roster
+
+    err = parse("投 3楼", Roster.of(["张三", "李四", "王五"]), sender_seat=1)
+    text = Renderer(locale, "markdown").render("common/parse_error", {
+        "code": err.code, "verb": err.verb, "written": err.written, "candidates": [], "organiser": False})
+    assert "3楼" in text and says in text and ("3号" in text or "3號" in text)

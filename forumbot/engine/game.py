@@ -234,7 +234,8 @@ class Game:
             raise RuntimeError("start() the game before applying inputs")
         out = Step()
         if isinstance(inp, Deadline):
-            if not self.finished and inp.phase_id == self.phase.id:
+            # While paused the deadline is held (the runtime adds the pause to it): nothing closes.
+            if not self.finished and not self.paused and inp.phase_id == self.phase.id:
                 out.events.append(Event("deadline", {"phase_id": self.phase.id}))
                 self.ruleset.close_phase(out)
             return out

@@ -28,7 +28,7 @@ class Message:
 @dataclass(frozen=True)
 class Deadline:
     """The deadline of phase ``phase_id`` has passed. A deadline for a phase that is not the current
-    one (already closed, or not yet open) changes nothing."""
+    one (already closed, or not yet open), or one while the game is paused, changes nothing."""
 
     phase_id: int
 

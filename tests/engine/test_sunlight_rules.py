@@ -332,8 +332,30 @@ def test_dead_player_commands_rejected():
     assert reasons(r, "A") == ["you_are_out"]
 
 
+@pytest.mark.parametrize("phase,text", [
+    ({"phase": "poll"}, "投 B"),  # the clue poll: not "this is the clue poll"
+    ({"phase": "poll"}, "线索 1"),
+    ([], "投 B"),  # the kill round
+    ([], "杀 B"),
+    ([], "线索 2"),  # no clue poll open
+])
+def test_dead_player_is_told_he_is_out_in_any_phase(phase, text):
+    r1 = [[x, "投 A"] for x in "BCDEFG"]
+    entry = dict(phase) if isinstance(phase, dict) else {"messages": []}
+    entry["messages"] = [["A", text]]
+    phases = [r1, entry] if isinstance(phase, dict) else [r1, {"phase": "poll"}, entry]
+    r = play(phases)
+    assert reasons(r, "A") == ["you_are_out"]
+
+
+def test_dead_killer_is_told_he_is_out():
+    r1 = [[x, "投 C"] for x in "ABDEFG"]
+    r = play([r1, {"phase": "poll", "messages": [["C", "接任 A"]]}, [["C", "杀 B"]]])
+    assert reasons(r, "C") == ["you_are_out"]
+
+
 def test_stranger_and_organiser_votes_not_recorded():
-    r = play([[["Mallory", "投 B"], ["Judge", "投 B"]]], organisers=["Judge"])
+    r = play([[["Mallory", "投 B"], ["Judge", "投 B"]]], organisers=["Judge"], others=["Mallory"])
     assert [x.key for x in replies_to(r, "Mallory")] == ["common/not_a_player"]
     assert [x.key for x in replies_to(r, "Judge")] == ["common/organiser_not_player"]
     assert ruleset(r).s.votes[0].ballots == []
@@ -406,3 +428,28 @@ def test_successor_killer_scores_before_his_suicide_are_inherited():
     assert sl.s.killer_scores[2] == {3: 7.5, 5: 7.5}
     assert sl.breakdown(3)["inherited"] == 15  # the first killer keeps his successor's scores
     assert len(sl.s.killers) == 3  # and a new killer is drawn after the suicide
+
+
+def test_transcript_sender_typo_is_an_error_and_others_are_allowed():
+    with pytest.raises(TranscriptError, match=r"phase 1: sender 'Z' is not a player"):
+        play([[["Z", "投 B"]]])
+    r = play([[["Z", "投 B"]]], others=["Z"])
+    assert [x.key for x in replies_to(r, "Z")] == ["common/not_a_player"]
+
+
+def test_transcript_phase_ending_while_paused_is_an_error_and_deadline_held():
+    with pytest.raises(TranscriptError, match="paused when this phase ends"):
+        play([{"organiser": [["Org", "暂停"]]}], organisers=["Org"])
+    from forumbot.engine.game import Game, Setup
+    from forumbot.engine.types import Deadline, Message
+
+    g = Game(Setup("sunlight", tuple("ABCD"), roles={"C": "killer"}, organisers=("Org",)))
+    g.start()
+    g.apply(Deadline(0))
+    g.apply(Message("Org", "暂停"))
+    assert g.apply(Deadline(1)).events == [] and g.phase.id == 1
+
+
+def test_transcript_bad_line_names_the_line():
+    with pytest.raises(TranscriptError, match=r"phase 1: messages line 2 \['B'\]: each line is \[sender, text\]"):
+        parse_transcript({"ruleset": "sunlight", "players": list("ABCD"), "phases": [{"messages": [["A", "投 B"], ["B"]]}]})

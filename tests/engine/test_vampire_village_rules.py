@@ -142,7 +142,7 @@ def test_first_order_stands_by_param():
 
 def test_last_vampire_may_not_kill_himself():
     roles = {"A": "vampire", "B": "vampire", "E": "cupid"}
-    r = play([[], [["A", "殺 K"]], [], votes("B", "ACEKLMN"), [["A", "自殺"]]], players=list("ABEKLMN"), roles=roles)
+    r = play([[], [["A", "殺 K"]], [], votes("B", "AEKLMN"), [["A", "自殺"]]], players=list("ABEKLMN"), roles=roles)
     assert out_names(r)[:2] == ["K", "B"] and reasons(r, "A") == ["selfkill_last"]
 
 
