@@ -90,6 +90,17 @@ class Ruleset:
         """Which commands ``seat`` may use now (None: someone not in the game)."""
         return {}
 
+    def won(self, seat: int) -> bool:
+        """Did ``seat`` win the finished game? Default: the faction of the player's (last) role is the
+        winner, or one of the winners when ``game.winner`` is a list. Rulesets where someone wins
+        otherwise (a piper, lovers, a surviving criminal) override it."""
+        g = self.game
+        if not g.finished or g.winner is None:
+            return False
+        role = g.player(seat).role
+        faction = type(self).roles.get(role, role)
+        return faction in g.winner if isinstance(g.winner, (list, tuple)) else faction == g.winner
+
     def pending(self) -> list[int]:
         """Seats that still have to act in the current phase (for reminders and the organiser)."""
         return []

@@ -30,8 +30,7 @@ def game_result(game: "Game") -> dict[str, Any]:
         "winner": game.winner,
         "first_night_victim": summary.get("first_night_victim"),
         "players": [
-            {"name": p.name, "role": p.role, "faction": factions.get(p.role, p.role),
-             "won": game.winner is not None and factions.get(p.role, p.role) == game.winner}
+            {"name": p.name, "role": p.role, "faction": factions.get(p.role, p.role), "won": game.ruleset.won(p.seat)}
             for p in game.players
         ],
     }

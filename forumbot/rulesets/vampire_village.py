@@ -757,6 +757,15 @@ class VampireVillage(Ruleset):
         self._next(out)
 
     # --- the end ----------------------------------------------------------------------------------
+    def won(self, seat: int) -> bool:
+        """A piper's or the lovers' win is theirs alone; otherwise the winning side's members win."""
+        g = self.game
+        if g.winner == PIPER_WIN:
+            return g.player(seat).role == PIPER
+        if g.winner == LOVERS:
+            return seat in (self.mixed_lovers() or ())
+        return super().won(seat)
+
     def mixed_lovers(self) -> tuple[int, int] | None:
         """The lovers when they are a vampire and a villager, else None."""
         for a, b in self.links.pairs:
