@@ -158,10 +158,10 @@ class Sunlight(Ruleset):
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
+        if not g.player(seat).alive:  # before the phase: the dead are told they are out, in any phase
+            return self._refuse(seat, cmd, "you_are_out", out)
         if g.phase.kind != "vote":
             return self._refuse(seat, cmd, "wrong_phase", out)
-        if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
         targets = list(cmd.targets)
         if not 1 <= len(targets) <= len(self.params.points):
             return self._refuse(seat, cmd, "vote_count", out, count=len(targets))
@@ -182,7 +182,9 @@ class Sunlight(Ruleset):
 
     def _kill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if seat != self.killer or not g.player(seat).alive:
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        if seat != self.killer:
             return self._refuse(seat, cmd, "not_your_role", out)
         if g.phase.kind != "kill":
             return self._refuse(seat, cmd, "wrong_phase", out)
@@ -214,10 +216,10 @@ class Sunlight(Ruleset):
 
     def _clue(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if g.phase.kind != "poll" or not self.s.clue_options:
-            return self._refuse(seat, cmd, "no_clue_poll", out)
         if not g.player(seat).alive:
             return self._refuse(seat, cmd, "you_are_out", out)
+        if g.phase.kind != "poll" or not self.s.clue_options:
+            return self._refuse(seat, cmd, "no_clue_poll", out)
         number = cmd.number if cmd.number is not None else -1
         if number != 0 and number not in self.s.clue_options:
             return self._refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
