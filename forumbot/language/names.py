@@ -25,6 +25,8 @@ _SEAT = re.compile(
     r"|第?([〇零一二两三四五六七八九十百]{1,4})(?:号|位)"
 )
 _LATIN_END = re.compile(r"[a-z0-9]")
+# A post number: 3楼, #3楼, 第3楼, 三楼 (樓 is 楼 here). On a forum 3楼 is the author of post #3, not seat 3.
+_POST = re.compile(r"(?:#\s*|第\s*)?(?:\d{1,4}|[〇零一二两三四五六七八九十百]{1,4})\s*楼")
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,12 @@ def exact_at(ix: RosterIndex, s: str, pos: int) -> tuple[Found | None, int]:
     if name:
         return name, -1
     return seat, (seat_end if seat is None else -1)
+
+
+def post_number_at(s: str, pos: int) -> int:
+    """End of a post number (``3楼``, ``#3楼``, ``三楼``) at ``pos``, or -1."""
+    m = _POST.match(s, pos)
+    return m.end() if m else -1
 
 
 def self_at(s: str, pos: int, words: tuple[str, ...]) -> int:

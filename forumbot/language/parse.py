@@ -79,10 +79,13 @@ def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 
 
 def _error(t: Text, code: str, verb: str, r) -> ParseError:
-    """A ParseError for a target problem ``r`` (None, Unknown, or an ambiguous Found)."""
+    """A ParseError for a target problem ``r`` (None, Unknown, PostNumber, or an ambiguous Found).
+    A post number (``3楼``) is a bad_argument: it names a post, not a player."""
     if r is None:
         return ParseError("missing_target", verb)
     written = t.written(r.start, r.end)
+    if isinstance(r, T.PostNumber):
+        return ParseError("bad_argument", verb, written)
     if isinstance(r, Found):
         return ParseError("ambiguous_name", verb, written, r.seats)
     return ParseError(code, verb, written)

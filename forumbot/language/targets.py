@@ -38,6 +38,14 @@ class Unknown:
     end: int
 
 
+@dataclass(frozen=True)
+class PostNumber:
+    """A post number (``3楼``) at ``start:end`` where a name was expected: never read as a seat."""
+
+    start: int
+    end: int
+
+
 def skip_separators(s: str, pos: int) -> int:
     """Position after any separators (spaces, colons, commas…) at ``pos``."""
     return _SEPS.match(s, pos).end()
@@ -92,12 +100,16 @@ def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
 
 
 def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-             sender_seat: int | None) -> Found | Unknown | None:
-    """The name at ``pos``: Found (``seats`` has several entries when ambiguous), Unknown, or None
-    when nothing is written there. A self reference gives ``sender_seat`` (Unknown without one)."""
+             sender_seat: int | None) -> Found | Unknown | PostNumber | None:
+    """The name at ``pos``: Found (``seats`` has several entries when ambiguous), Unknown, a
+    PostNumber (``3楼``, unless a roster name at least as long is written there), or None when
+    nothing is written there. A self reference gives ``sender_seat`` (Unknown without one)."""
     if pos >= len(s) or s[pos] in V.CLAUSE_BREAKS:
         return None
     exact, bad_seat_end = names.exact_at(ix, s, pos)
+    post_end = names.post_number_at(s, pos)
+    if post_end > 0 and (exact is None or exact.end < post_end):
+        return PostNumber(pos, post_end)
     self_end = names.self_at(s, pos, self_words)
     if self_end > 0 and (exact is None or self_end > exact.end):
         if sender_seat is None or sender_seat not in ix.seats:
@@ -132,10 +144,11 @@ def _check_overrun(ix: RosterIndex, s: str, exact: Found) -> Found:
 
 
 def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-              sender_seat: int | None, many: bool) -> list[Found] | Found | Unknown | None:
+              sender_seat: int | None, many: bool) -> list[Found] | Found | Unknown | PostNumber | None:
     """Names from ``pos``: a list of Found (unambiguous, in written order, repeats kept: whether a
     repeated name is allowed is the rules engine's call), or
-    the first problem: an ambiguous Found, an Unknown, or None when no name is written."""
+    the first problem: an ambiguous Found, an Unknown, a PostNumber (anywhere in the list), or None
+    when no name is written."""
     first = read_one(ix, s, pos, self_words, sender_seat)
     if not isinstance(first, Found) or len(first.seats) > 1:
         return first
@@ -150,6 +163,8 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         nxt = read_one(ix, s, q, self_words, sender_seat)
         if nxt is None:
             break
+        if isinstance(nxt, PostNumber):
+            return nxt
         if isinstance(nxt, Unknown):
             after = _LIST_SEP.match(s, nxt.end)
             follows = names.exact_at(ix, s, after.end() if after else nxt.end)[0] is not None

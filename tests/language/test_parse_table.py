@@ -187,6 +187,16 @@ CASES = [
     ("罚分 张三", E("bad_argument", "penalty")),
     ("罚分 张三 骂人", E("bad_argument", "penalty", "骂人")),
     ("替换 张三", E("bad_argument", "replace")),
+    # --- a post number (N楼 = the author of post #N) is never a seat
+    ("投 3楼", E("bad_argument", "vote", "3楼")),
+    ("投 3樓的", E("bad_argument", "vote", "3樓")),
+    ("投 #3楼", E("bad_argument", "vote", "#3楼")),
+    ("投三楼", E("bad_argument", "vote", "三楼")),
+    ("投 第5楼", E("bad_argument", "vote", "第5楼")),
+    ("投 张三 5楼", E("bad_argument", "vote", "5楼")),
+    ("杀 3楼", E("bad_argument", "kill", "3楼")),
+    ("罚分 3楼 潜水", E("bad_argument", "penalty", "3楼")),
+    ("投 3号，理由见5楼", C("vote", 3)),
     # --- no command: verb characters inside ordinary words, prose
     ("今天天气不错", E("no_command")),
     ("", E("no_command")),
