@@ -143,7 +143,7 @@ class SeasonConfig(BaseModel):
                 raise ValueError(f"schedule.lengths: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
                                  f"its phases are {', '.join(kinds)}")
             unknown = sorted(set(self.schedule.exact_kinds) - set(kinds))
-            if unknown:
+            if unknown and "exact_kinds" in self.schedule.model_fields_set:  # the default names sunlight's poll
                 raise ValueError(f"schedule.exact_kinds: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
                                  f"its phases are {', '.join(kinds)}")
         if self.templates and not Path(self.template_dir).is_dir():
@@ -225,6 +225,7 @@ def load_config(path: str | Path) -> SeasonConfig:
             msg = e["msg"].removeprefix("Value error, ")
             if not loc and (m := re.match(r"^([a-z_]+(?:\.[a-z_]+)*): ", msg)):
                 loc = m.group(1).split(".")  # a whole-file check names the key it is about
+                msg = msg[m.end():]
             line = locate(text, loc)
             if e["type"] == "extra_forbidden":
                 msg = "unknown key (check its spelling; see docs/config.md for the keys allowed)"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import shutil
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,13 +54,14 @@ def init(
 ) -> None:
     """Write a commented starting season file for RULESET."""
     source = EXAMPLES / f"{ruleset}.example.toml"
-    if not source.exists():
+    if ruleset not in ruleset_ids() or not source.exists():
         typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
         raise typer.Exit(2)
     if path.exists():
         typer.echo(f"error: {path} exists; choose another path", err=True)
         raise typer.Exit(2)
-    shutil.copyfile(source, path)
+    text = source.read_text(encoding="utf-8").replace(f"config/{ruleset}.example.toml", str(path))
+    path.write_text(text, encoding="utf-8")
     typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")
 
 

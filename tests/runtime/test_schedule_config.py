@@ -92,7 +92,13 @@ def test_cli_check_and_init(tmp_path):
     assert bad.exit_code == 2 and "schedule.bogus" in bad.output and "Traceback" not in bad.output
     target = tmp_path / "new.toml"
     made = runner.invoke(app, ["init", str(target), "--ruleset", "sunlight"])
-    assert made.exit_code == 0 and target.read_text(encoding="utf-8") == EXAMPLE.read_text(encoding="utf-8")
+    assert made.exit_code == 0 and f"forumbot check {target} --forum" in target.read_text(encoding="utf-8")
+    assert load_config(target).ruleset == "sunlight"
+    for ruleset in ("killer_club", "vampire_village", "human_kill", "interview_vampire"):
+        other = tmp_path / f"{ruleset}.toml"
+        assert runner.invoke(app, ["init", str(other), "--ruleset", ruleset]).exit_code == 0
+        assert load_config(other).ruleset == ruleset
+    assert runner.invoke(app, ["init", str(tmp_path / "x.toml"), "--ruleset", "chess"]).exit_code == 2
 
 
 @pytest.mark.parametrize("extra,where,words", [
