@@ -51,6 +51,25 @@ def fmt_points(value: Any) -> str:
     return str(value)
 
 
+# Units of |duration per locale: hours, minutes, seconds, and what goes between a number and its unit.
+_DURATION_UNITS = {
+    "zh-Hans": ("小时", "分钟", "秒", ""),
+    "zh-Hant": ("小時", "分鐘", "秒", ""),
+    "en": ("h", "min", "s", " "),
+}
+
+
+def duration(seconds: Any, locale: str) -> str:
+    """A length of time in ``locale``'s words: 1小时30分钟, 1小時30分鐘, 1 h 30 min (seconds only
+    when there are some, or for zero: 45秒, 0 s)."""
+    h_unit, m_unit, s_unit, gap = _DURATION_UNITS[locale]
+    total = int(seconds)
+    h, rest = divmod(total, 3600)
+    m, sec = divmod(rest, 60)
+    parts = [(n, u) for n, u in ((h, h_unit), (m, m_unit), (sec, s_unit)) if n] or [(0, s_unit)]
+    return (" " if gap else "").join(f"{n}{gap}{u}" for n, u in parts)
+
+
 def _filters(markup: str) -> dict[str, Any]:
     md = markup == "markdown"
 
@@ -141,6 +160,7 @@ class Renderer:
             finalize=lambda v: escape("" if v is None else v, markup),
         )
         self.env.filters.update(_filters(markup))
+        self.env.filters["duration"] = lambda seconds: duration(seconds, locale)
         self.env.globals["markup"] = markup
 
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:

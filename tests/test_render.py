@@ -118,7 +118,8 @@ RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_fa
 
 def test_every_template_is_used():
     used = {o.key for o in outputs()} | RUNTIME_TEMPLATES
-    files = {p.relative_to(TEMPLATES / "en").as_posix()[: -len(".j2")] for p in (TEMPLATES / "en").rglob("*.j2")}
+    files = {p.relative_to(TEMPLATES / "en").as_posix()[: -len(".j2")] for p in (TEMPLATES / "en").rglob("*.j2")
+             if not p.name.startswith("_")}  # _macros.j2 is imported, not rendered
     assert files <= used
 
 
@@ -220,3 +221,73 @@ def test_post_number_error_explains_it_is_not_a_seat(locale, says):
     text = Renderer(locale, "markdown").render("common/parse_error", {
         "code": err.code, "verb": err.verb, "written": err.written, "candidates": [], "organiser": False})
     assert "3楼" in text and says in text and ("3号" in text or "3號" in text)
+
+
+# --- verb ids, penalty reasons and durations in the post's language ------------------------------------
+def _all_verbs():
+    from forumbot.language.types import ORGANISER_VERBS, PLAYER_VERBS
+
+    return PLAYER_VERBS + ORGANISER_VERBS
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_verb_has_a_name_in_every_locale(locale):
+    """templates/<locale>/_macros.j2 names every verb the parser knows (a new verb needs a name in each)."""
+    module = Renderer(locale, "markdown").env.get_template("_macros.j2").module
+    missing = [v for v in _all_verbs() if v not in module.verbs]
+    assert not missing, f"{locale}/_macros.j2 has no name for {missing}"
+    assert set(module.reasons) >= {"lurking", "flooding"}
+    if locale != "en":
+        import re
+
+        assert not [n for n in module.verbs.values() if re.search(r"[A-Za-z]", n)]
+
+
+def _verb_outputs(verb):
+    """Every common template that names a verb, with ``verb``."""
+    yield "common/game_over", {"verb": verb}
+    yield "common/not_a_player", {"verb": verb}
+    yield "common/not_organiser", {"verb": verb}
+    yield "common/organiser_not_player", {"verb": verb}
+    yield "common/paused", {"verb": verb}
+    yield "common/organiser_done", {"verb": verb}
+    yield "common/organiser_refused", {"verb": verb, "reason": "bad_substitute", "player": "王五"}
+    for code in ("unknown_name", "ambiguous_name", "missing_target", "bad_number", "bad_argument"):
+        yield "common/parse_error", {"code": code, "verb": verb, "written": "王七", "candidates": ["王五", "王六"],
+                                     "organiser": False}
+    yield "sunlight/rejected", {"verb": verb, "reason": "not_in_game", "phase": "vote", "round": 1}
+
+
+@pytest.mark.parametrize("locale", ["zh-Hans", "zh-Hant"])
+def test_chinese_replies_name_verbs_in_chinese(locale):
+    import re
+
+    renderer = Renderer(locale, "markdown")
+    for verb in _all_verbs():
+        for key, data in _verb_outputs(verb):
+            text = renderer.render(key, data)
+            assert not re.search(rf"(?<![a-z]){re.escape(verb)}(?![a-z])", text), (key, verb, text)
+            assert not re.search(r"[A-Za-z]", text), (key, verb, text)
+
+
+@pytest.mark.parametrize("locale,hours,both", [
+    ("zh-Hans", "2小时", "1小时30分钟"), ("zh-Hant", "2小時", "1小時30分鐘"), ("en", "2 h", "1 h 30 min")])
+def test_organiser_replies_and_extension_post_in_the_post_language(locale, hours, both):
+    r = Renderer(locale, "bbcode")
+    penalty = r.render("common/organiser_done", {"verb": "penalty", "player": "张三", "reason": "lurking"})
+    extend = r.render("common/organiser_done", {"verb": "extend", "seconds": 7200})
+    post = r.render("common/deadline_extended", {"seconds": 5400, "phase_id": 1})
+    assert hours in extend and both in post and "1h30m" not in post
+    if locale != "en":
+        assert "penalty" not in penalty and "lurking" not in penalty and "extend" not in extend
+        assert ("潜水" if locale == "zh-Hans" else "潛水") in penalty
+        assert ("罚分" if locale == "zh-Hans" else "罰分") in penalty
+
+
+def test_duration_filter():
+    from forumbot.render import duration
+
+    assert duration(5400, "zh-Hans") == "1小时30分钟"
+    assert duration(5400, "zh-Hant") == "1小時30分鐘"
+    assert duration(5400, "en") == "1 h 30 min"
+    assert duration(45, "en") == "45 s" and duration(0, "zh-Hans") == "0秒" and duration(3661, "zh-Hans") == "1小时1分钟1秒"
