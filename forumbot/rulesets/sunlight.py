@@ -19,7 +19,8 @@ from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Event, Step
 from forumbot.engine.votes import Ballot, BallotBox, top
-from forumbot.language.types import Command
+from forumbot.language.parse import parse
+from forumbot.language.types import PLAYER_VERBS, Command
 
 KILLER, GOOD = "killer", "good"
 CLUES = (1, 2, 3)
@@ -150,6 +151,19 @@ class Sunlight(Ruleset):
             self._refuse(seat, cmd, "not_in_game", out)
             return
         handler(seat, cmd, out)
+
+    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
+        """Commands go by private message: a living player whose thread post reads as a player
+        command is told by PM that it was not counted. A dead player's post follows the
+        last-words rule (:meth:`Game.dead_player_post`)."""
+        g = self.game
+        if not g.player(seat).alive:
+            g.dead_player_post(seat, out)
+            return
+        parsed = parse(text, g.roster, sender_seat=seat)
+        if isinstance(parsed, Command) and parsed.verb in PLAYER_VERBS:
+            g.reply(seat, "common/command_in_thread", out, verb=parsed.verb, targets=g.names(parsed.targets),
+                    number=parsed.number)
 
     def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
         """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""

@@ -354,6 +354,25 @@ def test_dead_killer_is_told_he_is_out():
     assert reasons(r, "C") == ["you_are_out"]
 
 
+def test_command_posted_in_thread_is_not_counted_and_the_player_is_told():
+    r = play([{"phase": "vote", "posts": [["A", "投 B 李四"], ["A", "投 B D"], ["B", "我觉得 A 很可疑"], ["D", "状态"]]}])
+    told = [x for x in replies_to(r, "A") if x.key == "common/command_in_thread"]
+    assert len(told) == 2 and told[1].data == {"verb": "vote", "targets": ["B", "D"], "number": None}
+    assert not [x for x in replies_to(r, "B") if x.key == "common/command_in_thread"]  # discussion: no reply
+    assert [x.data["verb"] for x in replies_to(r, "D") if x.key == "common/command_in_thread"] == ["status"]
+    assert ruleset(r).s.votes[0].ballots == []  # nothing counted
+    assert 1 in ruleset(r).s.votes[0].warned
+
+
+def test_dead_players_thread_command_follows_the_last_words_rule():
+    r1 = [[x, "投 A"] for x in "BCDEFG"]
+    r = play([r1, {"phase": "poll", "posts": [["A", "投 B"], ["A", "投 C"]]}], organisers=["Judge"])
+    assert not [x for x in replies_to(r, "A") if x.key == "common/command_in_thread"]
+    kinds = [e.kind for ph in r.phases for e in ph.step.events]
+    assert kinds.count("last_words") == 1 and kinds.count("dead_player_post") == 1
+    assert [x.key for x in replies_to(r, "Judge")] == ["common/dead_player_post"]
+
+
 def test_stranger_and_organiser_votes_not_recorded():
     r = play([[["Mallory", "投 B"], ["Judge", "投 B"]]], organisers=["Judge"], others=["Mallory"])
     assert [x.key for x in replies_to(r, "Mallory")] == ["common/not_a_player"]
