@@ -114,8 +114,11 @@ class Players:
     thread_id: Callable[[], int | None] | None = None
 
     def run(self) -> None:
-        clients = {}
         judge = self.forum.judge.name
+        senders = {s for phase in [*self.phases, *self.posts] for s, _ in phase}
+        clients = {s: self.forum.client(s) for s in senders}
+        for client in clients.values():  # log in before the game, so a phase's sends are quick
+            client.login()
         for k, messages in enumerate(self.phases, start=1):
             at = self.start + timedelta(seconds=k * self.length + self.offset)
             wait_until(at)

@@ -17,7 +17,7 @@ from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, 
 pytestmark = pytest.mark.e2e
 
 TRANSCRIPT = Path(__file__).parent.parent / "transcripts" / "killer_club_full_game.yaml"
-LENGTH = 9.0
+LENGTH = 10.0
 
 
 def test_fourteen_player_club_game_on_flaskbb(tmp_path):

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 
 EXAMPLE = Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"
 PLAYERS = list("ABCDEFG")
-LENGTH = 8.0
+LENGTH = 10.0
 
 
 def example_phases():
