@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from forumbot.cli import app
+from forumbot.demo import pad
 from forumbot.render import Renderer
 from forumbot.replay import ReplayResult, TranscriptError, load_transcript, replay
 
@@ -50,12 +51,12 @@ def format_text(result: ReplayResult, renderer: Renderer) -> str:
         lines.append(f"out: {', '.join(ph['out']) if ph['out'] else '-'}")
         lines.append("")
     lines.append("=== standings ===")
-    lines.append(f"finished: {data['finished']}  winner: {data['winner']}")
+    winner = data["winner"] if not isinstance(data["winner"], list) else " + ".join(data["winner"])
+    lines.append(f"finished: {'yes' if data['finished'] else 'no'}  winner: {winner if winner else '-'}")
     if "win_index" in data:
         lines.append(f"win index: {data['win_index']:.4f}")
     for p in sorted(data["players"], key=lambda p: (p["rank"] or 0, p["seat"])):
-        lines.append(
-            f"{p['rank'] or '-':>3}  {p['name']:<12} seat {p['seat']:<3} {p['role']:<8} "
-            f"{'alive' if p['alive'] else 'out':<6} {p['score']}"
-        )
+        rank = f"{p['rank']:>3}  " if p["rank"] is not None else ""
+        score = f" {p['score']:g}" if p["score"] is not None else ""
+        lines.append(f"{rank}{pad(p['name'], 12)} seat {p['seat']:<3} {p['role']:<10} {'alive' if p['alive'] else 'out':<6}{score}")
     return "\n".join(lines)

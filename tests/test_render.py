@@ -291,3 +291,15 @@ def test_duration_filter():
     assert duration(5400, "zh-Hant") == "1小時30分鐘"
     assert duration(5400, "en") == "1 h 30 min"
     assert duration(45, "en") == "45 s" and duration(0, "zh-Hans") == "0秒" and duration(3661, "zh-Hans") == "1小时1分钟1秒"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_reminders_name_every_phase_kind_in_the_locale(locale):
+    from forumbot.engine.ruleset import get_ruleset, ruleset_ids
+
+    r = Renderer(locale, "markdown")
+    for rid in ruleset_ids():
+        for kind in get_ruleset(rid).phase_kinds:
+            text = r.render("common/reminder", {"phase": kind, "round": 2})
+            if locale != "en":
+                assert kind not in text, (rid, kind, text)

@@ -72,6 +72,7 @@ class InterviewVampire(Ruleset):
     Params = InterviewVampireParams
     roles = {HUMAN: HUMAN, VAMPIRE: VAMPIRE, CRIMINAL: CRIMINAL}
     default_role = HUMAN
+    phase_kinds = ("prologue", "night", "day")
     min_players = 5
 
     def __init__(self, game: Game, params: InterviewVampireParams) -> None:

@@ -317,7 +317,7 @@ class Sunlight(Ruleset):
             ballots=[{"voter": g.name(b.voter), "choices": g.names(b.choices), "void": b.void} for b in record.ballots],
             received=[{"name": g.name(seat), "points": received.get(seat, 0)} for seat in shown],
             out=g.name(out_seat) if out_seat else None, tied=g.names(record.tied),
-            warned=g.names(warned), suicides=g.names(suicides),
+            warned=g.names(warned), suicides=g.names(suicides), limit=p.strikes_to_suicide,
         )
         goods = [seat for seat in g.alive() if seat != killer]
         killer_alive = g.player(killer).alive
