@@ -305,11 +305,13 @@ class InterviewVampire(Ruleset):
         for seat in self.biters():
             role = g.player(seat).role
             last = self.last_night.get(seat)
+            # the living among those he sucked last night: the dead were announced at dawn
+            living = [t for t in last["names"] if g.player(t).alive] if last else []
             may_convert = (role == VAMPIRE and last is not None and last["round"] == round_ - 1 and last["fed"]
-                           and not last["converting"] and bool(last["names"]))
+                           and not last["converting"] and bool(living))
             g.reply(seat, "interview_vampire/night_brief", out, round=round_, role=role, need=1 if role == CRIMINAL else 2,
                     most=1 if role == CRIMINAL else 2, hungry=self.hungry.get(seat, 0), starve_nights=self.params.starve_nights,
-                    may_convert=may_convert, convert_from=g.names(last["names"]) if may_convert and last else [],
+                    may_convert=may_convert, convert_from=g.names(living) if may_convert else [],
                     crime_vote=self.crime_vote is not None, votes=2 if role == VAMPIRE else 1)
 
     def _dawn(self, out: Step) -> None:
