@@ -77,6 +77,32 @@ class Ruleset:
         """The organiser ends the game: finish it with the standings as they are."""
         raise NotImplementedError
 
+    # --- winning (shared by rulesets whose win check is "a faction and a reason") -------------------
+    win_reason: str | None = None
+
+    def win_check(self) -> tuple[str, str] | None:
+        """``(winner, reason)`` when the game is won as it stands, else None."""
+        return None
+
+    def check_win(self, out: "Step") -> bool:
+        """Finish the game if :meth:`win_check` says it is won; True when it did."""
+        won = self.win_check()
+        if won is None:
+            return False
+        self.finish_game(won[0], won[1], out)
+        return True
+
+    def finish_game(self, winner: str | None, reason: str | None, out: "Step") -> None:
+        """End the game with ``winner`` (None: nobody) for ``reason`` and post the final post
+        (template ``<ruleset>/final`` with :meth:`final_data`)."""
+        self.win_reason = reason
+        self.game.finish(winner, out)
+        self.game.post(f"{self.id}/final", out, **self.final_data())
+
+    def final_data(self) -> dict[str, Any]:
+        """Everything the final post reveals."""
+        return {}
+
     # --- reporting ----------------------------------------------------------------------------------
     def role_reply_data(self, seat: int) -> dict[str, Any]:
         """Data of the role PM for ``seat`` (role, teammates, commands)."""

@@ -522,7 +522,7 @@ class KillerClub(Ruleset):
         self.first.record(seat)
         self.last_death = seat
         self.deaths.append({"round": g.phase.round, "seat": seat, "how": how})
-        return self._check_win(out)
+        return self.check_win(out)
 
     def win_check(self) -> tuple[str, str] | None:
         """(winner, reason) when a side has won, else None. All killers dead: the police side;
@@ -541,19 +541,6 @@ class KillerClub(Ruleset):
             return KILLER, "civilians_dead"
         return None
 
-    def _check_win(self, out: Step) -> bool:
-        won = self.win_check()
-        if won is None:
-            return False
-        self._finish(won[0], won[1], out)
-        return True
-
-    def _finish(self, winner: str | None, reason: str | None, out: Step) -> None:
-        g = self.game
-        self.win_reason = reason
-        g.finish(winner, out)
-        g.post("killer_club/final", out, **self.final_data())
-
     def on_removed(self, seat: int, out: Step) -> None:
         """A player removed by the organiser: the win check (he leaves no last words)."""
         g = self.game
@@ -561,10 +548,10 @@ class KillerClub(Ruleset):
             return
         if self.helper_waiting is not None and self.helper_waiting.actor == seat:
             self.helper_waiting = None
-        self._check_win(out)
+        self.check_win(out)
 
     def end_now(self, out: Step) -> None:
-        self._finish(None, None, out)
+        self.finish_game(None, None, out)
 
     def final_data(self) -> dict[str, Any]:
         """The final post: the winner and why, every player's role and fate, and each night's actions."""

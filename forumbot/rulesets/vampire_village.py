@@ -581,7 +581,7 @@ class VampireVillage(Ruleset):
         if self.params.tell_charmed:
             tell(g, [s for s in charmed_now if g.player(s).alive], "vampire_village/charmed", out, round=round_)
         self._tell_powers_lost(lost_before, out)
-        if self._check_win(out):
+        if self.check_win(out):
             return
         self.after = "night" if self.skip_day else ("election" if round_ == 1 and not self.elected else "vote")
         self._next(out)
@@ -672,7 +672,7 @@ class VampireVillage(Ruleset):
             g.post("vampire_village/window_result", out, kind="shot", round=g.phase.round, how="named" if choice else "nobody",
                    chosen=g.name(choice) if choice else None, dead=self._dead_data(dead), name=None)
             self._tell_powers_lost(lost_before, out)
-            if self._check_win(out):
+            if self.check_win(out):
                 return
         else:
             how = "named"
@@ -749,7 +749,7 @@ class VampireVillage(Ruleset):
         dead = self._die([(chosen, "voted" if result == "decided" else "drawn")], out) if chosen is not None else []
         self._post_result("vote", outcome, result, chosen, dead, out)
         self._tell_powers_lost(lost_before, out)
-        if dead and self._check_win(out):
+        if dead and self.check_win(out):
             return
         if result == "runoff":
             return self._reopen_vote("runoff", outcome.tied, out)
@@ -791,19 +791,9 @@ class VampireVillage(Ruleset):
             return VAMPIRES, "villagers_dead"
         return None
 
-    def _check_win(self, out: Step) -> bool:
-        won = self.win_check()
-        if won is None:
-            return False
-        self._finish(won[0], won[1], out)
-        return True
-
-    def _finish(self, winner: str | None, reason: str | None, out: Step) -> None:
-        g = self.game
-        self.win_reason = reason
-        self.windows.clear()
-        g.finish(winner, out)
-        g.post("vampire_village/final", out, **self.final_data())
+    def finish_game(self, winner: str | None, reason: str | None, out: Step) -> None:
+        self.windows.clear()  # no death window stays open after the end
+        super().finish_game(winner, reason, out)
 
     def on_removed(self, seat: int, out: Step) -> None:
         """A player removed by the organiser: his lover dies with him, a sheriff's badge is drawn at
@@ -818,10 +808,10 @@ class VampireVillage(Ruleset):
         self.deaths.append({"round": g.phase.round, "seat": seat, "how": "penalty", "phase": g.phase.kind})
         if self.sheriff.holder in dead and g.alive():
             self.sheriff.give(seeded_draw(g, g.alive(), f"successor:{seat}:{g.phase.id}", out), "drawn", out)
-        self._check_win(out)
+        self.check_win(out)
 
     def end_now(self, out: Step) -> None:
-        self._finish(None, None, out)
+        self.finish_game(None, None, out)
 
     def winners(self) -> set[int]:
         """The seats that won (empty when nobody did)."""

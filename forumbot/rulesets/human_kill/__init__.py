@@ -555,7 +555,7 @@ class HumanKill(Ruleset):
                 g.reply(t, "human_kill/nightmare", out, round=self.round, others=g.names([c for c in caught if c != t]))
         dead = self._kill_all(dying, out)
         self.round_dead = sorted(dead)
-        if self._check_win(out):
+        if self.check_win(out):
             return
         if self.sage is not None and not self.w("tenkiame") and not self.w("donten"):
             self.order_choice = None
@@ -671,8 +671,8 @@ class HumanKill(Ruleset):
                revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
                last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff")
         if parsee and chosen is not None and not (before - set(dead) - {chosen}) - set(self.sealed):
-            return self._finish(PARSEE, "parsee_envy", out)
-        if self._check_win(out):
+            return self.finish_game(PARSEE, "parsee_envy", out)
+        if self.check_win(out):
             return
         if outcome.kind == "runoff":
             v.next(outcome.tied, voters=tuple(self.playing()))
@@ -773,19 +773,6 @@ class HumanKill(Ruleset):
                 return "human", "great_out"
         return None
 
-    def _check_win(self, out: Step) -> bool:
-        won = self.win_check()
-        if won is None:
-            return False
-        self._finish(won[0], won[1], out)
-        return True
-
-    def _finish(self, winner: str | None, reason: str | None, out: Step) -> None:
-        g = self.game
-        self.win_reason = reason
-        g.finish(winner, out)
-        g.post("human_kill/final", out, **self.final_data())
-
     def on_removed(self, seat: int, out: Step) -> None:
         g = self.game
         if g.finished:
@@ -794,10 +781,10 @@ class HumanKill(Ruleset):
         self.out_round[seat] = self.round
         if seat == self.sage:
             self.sage = None
-        self._check_win(out)
+        self.check_win(out)
 
     def end_now(self, out: Step) -> None:
-        self._finish(None, None, out)
+        self.finish_game(None, None, out)
 
     def final_data(self) -> dict[str, Any]:
         g = self.game
