@@ -74,12 +74,12 @@ def test_vote_before_deadline_counts_even_if_read_after_it(tmp_path):
     s.bot.cycle()  # forum down across the deadline: the round must not close
     assert s.bot.game.phase.kind == "vote"
     s.forum.down = False
-    s.forum.player_pm("B", "投 A")  # sent after the deadline
+    s.forum.player_pm("D", "投 A")  # sent after the deadline
     s.bot.cycle()
     sl = s.bot.game.ruleset
-    assert sl.s.votes[0].received == {2: 3}  # A's vote counted, B's did not
-    assert 1 not in sl.s.votes[0].warned and 2 in sl.s.votes[0].warned
-    late = [m.body for m in s.forum.pms_to("B") if "late" in m.body]
+    assert sl.s.votes[0].received == {2: 3}  # A's vote counted, D's did not
+    assert 1 not in sl.s.votes[0].warned and 4 in sl.s.votes[0].warned
+    late = [m.body for m in s.forum.pms_to("D") if "late" in m.body]
     assert late, "the late voter is told the vote was late"
 
 
