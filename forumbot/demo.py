@@ -170,6 +170,9 @@ def demo(
         sim.thread.start()
         run_bot(bot, on_cycle=sim.observe)
         sim.stop.set()
+        if not bot.game.finished:
+            typer.echo("\nStopped before the end of the season.")
+            return
         thread_url = f"{forum.base_url}/topic/{bot.thread_id}"
         print_standings(bot)
         typer.echo(f"\nThe game thread: {thread_url}")
