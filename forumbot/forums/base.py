@@ -155,6 +155,12 @@ class Forum(Protocol):
         """
         ...
 
+    def find_thread(self, forum_id: int, subject: str) -> int | None:
+        """The newest thread the judge opened in board ``forum_id`` with exactly ``subject``, or None
+        (also when the engine cannot tell). Used after a crash to learn whether the season's thread
+        was created before creating it again."""
+        ...
+
     def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
         """The newest private message the judge sent to ``user`` with exactly ``subject``, or None.
 

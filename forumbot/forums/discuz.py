@@ -404,6 +404,12 @@ class DiscuzForum(DiscuzInbox):
             return pid
         raise api.refusal(answer, what, flood_wait=self.flood_seconds)
 
+    def find_thread(self, forum_id: int, subject: str) -> int | None:
+        """Not known here: the notes describe no board listing call of the mobile API, so this answers
+        None ("cannot tell"), and a thread creation interrupted by a crash is attempted again. Set
+        ``forum.thread_id`` to a thread opened by hand to avoid that case entirely."""
+        return None
+
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:
         """Opens a thread in board ``forum_id`` (fid); returns its tid. Raises NotFound, NotAllowed,
         RateLimited or SendFailed."""

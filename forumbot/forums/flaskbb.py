@@ -383,6 +383,23 @@ class FlaskBBForum:
             raise SendFailed(f"the conversation with {user!r} holds no message from {self._user!r}")
         return SentMessage(mine[-1].message_id, row.conversation_id, user, mine[-1].time_utc)
 
+    def find_thread(self, forum_id: int, subject: str) -> int | None:
+        """The newest thread the judge opened in board ``forum_id`` with exactly ``subject`` (first page
+        of the board), or None."""
+        board = self._page(f"/forum/{forum_id}", pages.parse_board)
+        for row in board.rows:
+            if row.author != self._user or row.subject != subject:
+                continue
+            direct = pages.thread_id_from_url(row.href)
+            if direct is not None:
+                return direct
+            answer = self.http.get(row.href, follow=False)
+            location = answer.headers.get("location", "")
+            if answer.status_code in (301, 302, 303) and pages.thread_id_from_url(location) is not None:
+                return pages.thread_id_from_url(location)
+            raise LayoutChanged(self._abs(row.href), "a redirect to the topic of the board's first post link")
+        return None
+
     def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
         """Looks in the first page of the sent box for a conversation with ``user`` and ``subject``."""
         sent = self._page("/conversations/sent", pages.parse_inbox)

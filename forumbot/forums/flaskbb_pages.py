@@ -319,3 +319,36 @@ def missing_object(html: str) -> str | None:
         return None
     text = soup.p.get_text(" ", strip=True) if soup.p else ""
     return text if text.startswith("Could not load") else None
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One topic in a board's list: its subject, author and the link to it (``/post/N`` or ``/topic/N``)."""
+
+    subject: str
+    author: str
+    href: str
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """The first page of a board (``/forum/{fid}``): its topics, most recent activity first."""
+
+    common: PageCommon
+    rows: tuple[BoardRow, ...]
+
+
+def parse_board(html: str, url: str) -> BoardPage:
+    """A board's topic list."""
+    soup = soup_of(html)
+    common = parse_common(soup, url)
+    if soup.select_one("div.forum-meta") is None:
+        raise LayoutChanged(url, "the topic list header 'div.forum-meta'")
+    rows = []
+    for row in soup.select("div.forum-row"):
+        link = row.select_one(".topic-name a[href]")
+        author = row.select_one(".topic-author a")
+        if link is None:
+            continue
+        rows.append(BoardRow(link.get_text(" ", strip=True), author.get_text(strip=True) if author else "", link["href"]))
+    return BoardPage(common, tuple(rows))

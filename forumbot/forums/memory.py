@@ -34,6 +34,7 @@ class MemoryForum:
     inbox: list[PrivateMessage] = field(default_factory=list)
     sent: list[_Sent] = field(default_factory=list)
     users: set[str] = field(default_factory=set)
+    subjects: dict[int, str] = field(default_factory=dict)
     requests: int = 0
     _next_id: int = 1
     fail_after_write: bool = False  # the write reaches the forum, then the connection drops
@@ -116,6 +117,7 @@ class MemoryForum:
         self._req()
         tid = self._id()
         self.threads[tid] = [ThreadPost(self._id(), self.username, self.clock(), body, body, False)]
+        self.subjects[tid] = subject
         self._written()
         return tid
 
@@ -127,6 +129,11 @@ class MemoryForum:
         self.sent.append(m)
         self._written()
         return SentMessage(m.message_id, 0, user, m.time_utc)
+
+    def find_thread(self, forum_id: int, subject: str) -> int | None:
+        self._req()
+        found = [tid for tid, sub in self.subjects.items() if sub == subject]
+        return found[-1] if found else None
 
     def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
         self._req()

@@ -92,7 +92,12 @@ class Delivery:
                 if post.author == self.bot.config.forum.username and fingerprint(post.text) == want:
                     return post.post_id
             return None
-        if row.kind == "thread" and self.bot.thread_id is not None:
+        if row.kind == "thread":
+            if self.bot.thread_id is None:
+                found = self.forum.find_thread(self.bot.config.forum.forum_id, row.subject)
+                if found is not None:
+                    self.bot.thread_id = found
+                    self.store.set_thread(found)
             return self.bot.thread_id
         return None
 

@@ -46,6 +46,15 @@ def test_create_thread_and_reply_return_ids_in_order(forum, judge):
     assert all(now - timedelta(minutes=5) < p.time_utc <= now + timedelta(seconds=5) for p in posts)
 
 
+def test_find_thread_by_subject(forum, judge, player):
+    subject = "找帖 <查找> thread"
+    thread = judge.create_thread(forum.forum_id, subject, "开帖")
+    player("小明").create_thread(forum.forum_id, subject + " 2", "别人的帖")
+    assert judge.find_thread(forum.forum_id, subject) == thread
+    assert judge.find_thread(forum.forum_id, "no such subject") is None
+    assert judge.find_thread(forum.forum_id, subject + " 2") is None  # opened by someone else
+
+
 def test_text_drops_quotes_signatures_and_markup_but_raw_html_keeps_them(forum, judge, player):
     thread = judge.create_thread(forum.forum_id, "引用测试", "投票开始")
     hong = player("小红")

@@ -59,6 +59,7 @@ def test_interrupted_send_is_verified_not_doubled(tmp_path):
     s.restart().cycle()
     assert len(s.forum.sent) == len(PLAYERS)  # role PMs, none doubled
     assert len(s.posts()) == 1
+    assert len(s.forum.threads) == 1  # the thread whose creation was interrupted was found, not opened again
 
 
 def test_vote_before_deadline_counts_even_if_read_after_it(tmp_path):
