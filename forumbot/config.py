@@ -8,7 +8,6 @@ in this file (``[forum]`` names an environment variable or a secrets file).
 from __future__ import annotations
 
 import re
-import tomllib
 from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -19,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.forums.settings import ForumSettings
 from forumbot.runtime.schedule import parse_duration
+from forumbot.tomlfile import TomlFileError, read_toml_file
 
 DEFAULT_MARKUP = {"flaskbb": "markdown", "discourse": "markdown", "nodebb": "markdown", "discuz": "bbcode", "phpbb": "bbcode"}
 
@@ -209,13 +209,9 @@ def load_config(path: str | Path) -> SeasonConfig:
     is allowed; also checks that the ruleset accepts the players, parameters and draw."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+        text, data = read_toml_file(path)
+    except TomlFileError as exc:
+        raise ConfigError(str(exc)) from None
     try:
         config = SeasonConfig.model_validate({**data, "path": path.resolve()})
     except ValidationError as exc:

@@ -136,14 +136,12 @@ def load_forum_settings(path: Path) -> tuple[ForumSettings, Path]:
 
     Raises SettingsError with a one-paragraph explanation (missing file, TOML syntax, invalid fields).
     """
+    from forumbot.tomlfile import TomlFileError, read_toml_file
+
     try:
-        text = Path(path).read_text("utf-8")
-    except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{path} is not valid TOML: {exc}") from None
+        _, data = read_toml_file(Path(path))
+    except TomlFileError as exc:
+        raise SettingsError(str(exc)) from None
     table = data.get("forum")
     if not isinstance(table, dict):
         raise SettingsError(f"{path} has no [forum] table (engine, base_url, username, password_env, thread_id, ...)")

@@ -10,12 +10,19 @@ neither. The schema is created and upgraded by Alembic (:mod:`forumbot.migration
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Iterable
 
 from sqlalchemy import BigInteger, DateTime, Text, UniqueConstraint, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+
+log = logging.getLogger("forumbot")
 
 
 def utcnow() -> datetime:
@@ -102,6 +109,7 @@ def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout so the CLI can
     write organiser commands while the bot runs."""
     if url.startswith("sqlite"):
+        private_sqlite_file(url)
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
         @event.listens_for(engine, "connect")
@@ -113,6 +121,37 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def private_sqlite_file(url: str) -> None:
+    """Make the SQLite file of ``url`` readable by its owner only (mode 0600): it holds the seed, the draw
+    and every role PM. A new file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm
+    files the database file's mode); an existing file readable by others is tightened, with a warning,
+    or a warning says to do it when the file is not ours to change."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError:
+            return  # SQLite will say what is wrong with the path
+        return
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        try:
+            mode = stat.S_IMODE(file.stat().st_mode)
+        except OSError:
+            continue
+        if not mode & 0o077:
+            continue
+        try:
+            os.chmod(file, 0o600)
+            log.warning("%s was readable by other users (mode %o): now 0600 (it holds the draw and the role PMs)",
+                        file, mode)
+        except OSError as exc:
+            log.warning("%s is readable by other users (mode %o) and cannot be changed (%s): run chmod 600 on it; "
+                        "it holds the draw and the role PMs", file, mode, exc.strerror)
 
 
 class Store:

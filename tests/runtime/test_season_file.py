@@ -1,0 +1,79 @@
+"""The organiser's path through a season file: encodings and full-width punctuation (issue 9, points 15-16),
+a start in the past (14), the players list tidied after `replace` (13)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from forumbot.cli import app
+from forumbot.config import ConfigError, load_config
+from forumbot.forums.settings import SettingsError, load_forum_settings
+
+SEASON = '''# 第一季
+name = "版杀第一季"
+ruleset = "sunlight"
+players = ["張三", "李四", "王五", "趙六"]
+[forum]
+base_url = "http://127.0.0.1:1"
+username = "法官"
+password_env = "P"
+forum_id = 1
+'''
+
+
+def _write(tmp_path, data: bytes, name: str = "season.toml"):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+@pytest.mark.parametrize("command", ["check", "run", "status"])
+def test_gbk_file_says_it_must_be_utf8(tmp_path, command):
+    path = _write(tmp_path, SEASON.encode("gbk"))
+    result = CliRunner().invoke(app, [command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "UnicodeDecodeError" not in result.output
+    assert "must be saved as UTF-8" in result.output and "GBK" in result.output and "line 1" in result.output
+
+
+def test_gbk_file_in_forum_check(tmp_path):
+    path = _write(tmp_path, SEASON.encode("gbk"))
+    with pytest.raises(SettingsError, match="must be saved as UTF-8"):
+        load_forum_settings(path)
+    result = CliRunner().invoke(app, ["forum-check", str(path)])
+    assert result.exit_code == 2 and "UTF-8" in result.output and "Traceback" not in result.output
+
+
+def test_byte_order_mark_is_read(tmp_path):
+    path = _write(tmp_path, SEASON.encode("utf-8-sig"))
+    assert load_config(path).players == ["張三", "李四", "王五", "趙六"]
+    assert load_forum_settings(path)[0].username == "法官"
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 0 and "ok" in result.output, result.output
+
+
+@pytest.mark.parametrize("written,char,line,fix", [
+    ('players = ["張三"，"李四", "王五", "趙六"]', "，", 4, "','"),
+    ('players = ["張三", "李四", “王五”, "趙六"]', "“", 4, "'\"'"),
+    ('players = ［"張三", "李四", "王五", "趙六"]', "［", 4, "'['"),
+    ('players = ["張三", "李四", "王五", "趙六"]\nseed　= 3', "\u3000", 5, "ordinary space"),
+])
+def test_full_width_punctuation_is_named_with_line_and_fix(tmp_path, written, char, line, fix):
+    text = SEASON.replace('players = ["張三", "李四", "王五", "趙六"]', written)
+    path = _write(tmp_path, text.encode("utf-8"))
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    message = str(e.value)
+    assert f"line {line}," in message and f"U+{ord(char):04X}" in message and fix in message, message
+    assert "Unclosed array" not in message
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 2 and f"line {line}" in result.output
+
+
+def test_full_width_comma_inside_a_string_is_not_blamed(tmp_path):
+    # A full-width comma inside quotes is part of a name; the real mistake (a missing comma) is reported.
+    text = SEASON.replace('name = "版杀第一季"', 'name = "版杀，第一季"').replace('"李四", "王五"', '"李四" "王五"')
+    with pytest.raises(ConfigError) as e:
+        load_config(_write(tmp_path, text.encode("utf-8")))
+    assert "U+FF0C" not in str(e.value) and "not valid TOML" in str(e.value)
