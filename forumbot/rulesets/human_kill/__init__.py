@@ -466,6 +466,7 @@ class HumanKill(Ruleset):
         self.last_disguise, self.disguise, self.disguise_failed = self.disguise, None, False
         self.yukari_save = self.yukari_kill = None
         self.dream = ()
+        self.order_choice = None
         self.weather = self.weather_shown = None
         reshuffled = False
         if self.params.weather:
@@ -604,11 +605,19 @@ class HumanKill(Ruleset):
                              "to": g.name(self.sage) if self.sage else None})
         return removed
 
+    def _sage_order(self) -> tuple[int, bool] | None:
+        """The sage's choice of tonight's speaking order, if it stands: made tonight (choices are
+        cleared every day), by the sage who still holds the title and its privileges (not under 太阳雨)
+        (README § human_kill, 2026-12)."""
+        if self.order_choice is None or self.sage is None or self.w("tenkiame"):
+            return None
+        return self.order_choice
+
     def _speaking_order(self) -> list[int]:
-        g = self.game
         alive = self.playing()
-        if self.order_choice is not None and self.sage is not None:
-            start, cw = self.order_choice
+        choice = self._sage_order()
+        if choice is not None:
+            start, cw = choice
             order = round_table(self.seating, alive, start, clockwise=cw, include_start=False)
             return order + [start] if start == self.sage and start in alive else order
         if self.round_dead:
@@ -618,7 +627,7 @@ class HumanKill(Ruleset):
     def _open_banish(self, out: Step, announce: bool = False) -> None:
         g = self.game
         order = self._speaking_order()
-        chosen_by_sage = self.order_choice is not None
+        chosen_by_sage = self._sage_order() is not None
         g.open_phase("banish", self.round, self.round, out)
         votes = 1 if self.w("nagi") else self.params.banish_votes
         self.vote = WeightedVote(max_votes=votes, allow_change=self.params.change_vote, voters=tuple(self.playing()))
@@ -670,7 +679,8 @@ class HumanKill(Ruleset):
                dead=g.names(sorted(dead)), utsuho=utsuho,
                revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
                last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff")
-        if parsee and chosen is not None and not (before - set(dead) - {chosen}) - set(self.sealed):
+        # A banished Utsuho counts as alive for every win condition, Parsee's included (README, 2026-12).
+        if parsee and chosen is not None and not before - set(dead):
             return self.finish_game(PARSEE, "parsee_envy", out)
         if self.check_win(out):
             return
