@@ -117,10 +117,15 @@ class Transport:
         if seconds > 0:
             self._sleep(seconds)
 
-    def _pace(self) -> None:
+    def write_wait_seconds(self) -> float:
+        """Seconds the next write must still wait: ``min_write_interval_seconds`` counted from the end
+        (the answer) of the previous write; 0 when it may go now. The one place of the pacing rule."""
         if self._last_write_end is None or self.min_write_interval_seconds <= 0:
-            return
-        wait = self._last_write_end + self.min_write_interval_seconds - self._clock()
+            return 0.0
+        return max(0.0, self._last_write_end + self.min_write_interval_seconds - self._clock())
+
+    def _pace(self) -> None:
+        wait = self.write_wait_seconds()
         if wait > 0:
             log.debug("waiting %.1f s between writes", wait)
             self._sleep(wait)

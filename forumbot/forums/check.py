@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 
 from forumbot.cli import app
+from forumbot.forums.discuz_api import FLOOD_SECONDS, conversations_allowed
 from forumbot.forums.errors import (
     AuthFailed,
     ForumDown,
@@ -94,16 +95,18 @@ def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
     yield (f"Site times are read in {settings.site_time_zone}; PM times are relative (\"3 分钟前\"): "
            "the earliest instant they allow is used.")
     limit = settings.pm_conversation_limit
-    if recipients is not None and limit and recipients > limit:
+    if recipients is not None and limit and recipients > conversations_allowed(limit):
         yield (f"  WARNING: day 1 needs private messages to {recipients} players and organisers, but the forum lets "
-               f"the judge write in only {limit} conversations a day (UCenter privatepmthreadlimit; then even replies "
+               f"the judge write in only {conversations_allowed(limit)} conversations a day (UCenter privatepmthreadlimit "
+               f"{limit}, which lets {conversations_allowed(limit)} through; then even replies "
                "into old conversations fail). Ask the administrator to raise it above "
                f"{recipients + 5} (UCenter → 短消息 → 每人每天最多发起会话数) and set forum.pm_conversation_limit to "
                "match; otherwise the rest are queued, retried and reported to the organisers.")
-    if settings.min_write_interval_seconds < 15 and account["groupid"] not in ("1", "2", "3"):
+    if settings.min_write_interval_seconds < FLOOD_SECONDS:
         yield (f"  WARNING: writes are spaced {settings.min_write_interval_seconds:g} s apart but Discuz!'s flood "
-               "control is 15 s by default (posts and PMs share it): keep min_write_interval_seconds = 15 unless "
-               "the administrator lowered 防灌水 → 两次发表时间间隔 and UCenter's pmfloodctrl.")
+               "control (15 s by default, posts and PMs share it, no group is spared for PMs) compares whole "
+               f"seconds and needs {FLOOD_SECONDS:g} s in practice: keep min_write_interval_seconds = "
+               f"{FLOOD_SECONDS:g} unless the administrator lowered 防灌水 → 两次发表时间间隔 and UCenter's pmfloodctrl.")
 
 
 def _short(text: str, limit: int = 70) -> str:

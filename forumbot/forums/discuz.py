@@ -22,10 +22,12 @@ Reading
     poll (so no later ``pmid`` can overtake it). PMs carry only relative times: see :mod:`.discuz_time`.
 
 Writing
-    Writes are paced (``min_write_interval_seconds``, 15 s: the site's flood control, shared by posts and
-    PMs); a flood refusal is retried once after the wait, then raised as :class:`RateLimited`. Discuz!
-    private messages have no subject of their own (a conversation has the subject of its first message),
-    so the subject is the first line of the body; :meth:`find_sent_pm` looks for it there.
+    Writes are paced (``min_write_interval_seconds``, 16 s counted from the answer to the previous write:
+    the site's 15 s flood control, shared by posts and PMs, compares whole seconds, see
+    :data:`.discuz_api.FLOOD_SECONDS`); a flood refusal is retried once after the wait, then raised as
+    :class:`RateLimited`. :meth:`write_wait_seconds` tells the runtime how long the next write must
+    wait. Discuz! private messages have no subject of their own (a conversation has the subject of its
+    first message), so the subject is the first line of the body; :meth:`find_sent_pm` looks for it there.
 
 Unverified against a real Discuz!
     :meth:`edit_post` and :meth:`lock_thread` use the classic web forms (there is no mobile module for
@@ -81,7 +83,7 @@ class DiscuzForum(DiscuzInbox):
         password: str,
         *,
         timeout_seconds: float = 20.0,
-        min_write_interval_seconds: float = 15.0,
+        min_write_interval_seconds: float = api.FLOOD_SECONDS,
         retries: int = 3,
         backoff_seconds: float = 0.5,
         charset: str = "auto",
@@ -100,7 +102,7 @@ class DiscuzForum(DiscuzInbox):
         self.http = Transport(self.base_url, timeout_seconds=timeout_seconds,
                               min_write_interval_seconds=min_write_interval_seconds, retries=retries,
                               backoff_seconds=backoff_seconds, sleep=sleep, clock=monotonic, transport=transport)
-        self.flood_seconds = float(min_write_interval_seconds) or 15.0
+        self.flood_seconds = float(min_write_interval_seconds) or api.FLOOD_SECONDS
         self.charset_setting = charset.lower()
         self.zone = ZoneInfo(site_time_zone)
         self.login_api_version = int(login_api_version)
@@ -133,6 +135,11 @@ class DiscuzForum(DiscuzInbox):
     def close(self) -> None:
         """Closes the HTTP connections."""
         self.http.close()
+
+    def write_wait_seconds(self) -> float:
+        """Seconds until the next write may start (0 when it may start now): the pacing rule, asked
+        without sleeping."""
+        return self.http.write_wait_seconds()
 
     def _url(self, module: str, params: Mapping[str, Any] | None = None, version: int = 4) -> str:
         query = {"version": version, "module": module, **(params or {})}
@@ -212,8 +219,8 @@ class DiscuzForum(DiscuzInbox):
         self.http.clear_cookies()
         self._uid, self._user, self._formhash = 0, None, ""
         self.site_info()
-        self._get("forumindex")  # guest cookies (saltkey) and the guest formhash
         version = self.login_api_version
+        self._get("login", version=version)  # guest cookies (saltkey) and the guest formhash, as the apps do
         fields = {"username": self.username, "password": self.__password, "formhash": self._formhash,
                   "questionid": "0", "answer": "", "cookietime": "2592000"}
         answer = self._post("login", {"loginsubmit": "yes", "loginfield": "username"}, fields, version=version)

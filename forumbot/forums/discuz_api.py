@@ -23,6 +23,20 @@ from forumbot.forums.html_text import html_to_text
 
 API = "/api/mobile/index.php"
 
+#: Seconds from the answer to one write to the next write. Discuz!'s ``floodctrl`` and UCenter's
+#: ``pmfloodctrl`` are 15 s by default, but both compare whole seconds: on a real X3.5 a write 15.0 s after
+#: the previous one is refused (``post_flood_ctrl``, ``message_can_not_send_2``) and one 16.0 s after goes
+#: through. Counted from the answer, 16 s is always enough: the server stamped the previous write before
+#: answering, so the next one reaches it at least 16 whole seconds later.
+FLOOD_SECONDS = 16.0
+
+
+def conversations_allowed(limit: int) -> int:
+    """Conversations the judge can write in within 24 h when UCenter's ``privatepmthreadlimit`` is
+    ``limit``: a real X3.5 lets a user write in ``limit + 1`` (the check counts before adding), after which
+    new conversations *and* replies into existing ones are refused (``message_can_not_send_1``)."""
+    return limit + 1 if limit > 0 else 0
+
 
 class ConversationLimit(SendFailed):
     """UCenter's ``privatepmthreadlimit``: the judge wrote in as many conversations as allowed in 24 h.
@@ -147,6 +161,9 @@ def refusal(answer: Answer, what: str, *, flood_wait: float, newbie_wait: float 
             "to exempt the judge's user group from captchas (防灌水 → 验证码)")
     if "nonexistence" in val or "not_exist" in val or val in ("thread_nonexistence", "forum_nonexistence"):
         return NotFound(f"{what} was refused: {val} (the thread or board does not exist or is hidden)")
+    if val == "message_can_not_send_8":
+        return SendFailed(f"{what} was refused: {val} (a private message to itself: the judge cannot be its own "
+                          "recipient)", val)
     if val.startswith("message_bad_to") or "user_not_exist" in val or val in ("message_can_not_send_onlyfriend",):
         return SendFailed(f"{what} was refused: {val} (unknown user, or one who accepts no messages)", val)
     if "nopermission" in val or "no_privilege" in val or "closed" in val or "banned" in val or "not_allow" in val:

@@ -19,7 +19,13 @@ Example::
 A Discuz! forum (see docs/discuz.md) takes ``engine = "discuz"`` and optionally ``charset`` ("auto",
 "utf-8" or "gbk"), ``site_time_zone`` (the zone the site writes times in, default Asia/Shanghai),
 ``login_api_version`` (3 or 4) and ``pm_conversation_limit`` (UCenter's conversations a day, 25 by
-default); its ``min_write_interval_seconds`` defaults to 15 (the site's flood control).
+default); its ``min_write_interval_seconds`` defaults to 16
+(:data:`forumbot.forums.discuz_api.FLOOD_SECONDS`: the site's 15 s flood control compares whole seconds,
+so a write 15.0 s after the answer to the previous one is refused and one 16 s after goes through).
+
+``min_write_interval_seconds`` is the one pacing rule of an adapter: the least time from the *answer* to
+one write to the *start* of the next. The adapter's transport keeps it (``Transport.write_wait_seconds``
+says how long the next write must still wait, without sleeping) and sleeps only when a write comes early.
 """
 
 from __future__ import annotations
@@ -30,7 +36,14 @@ from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from forumbot.forums.base import Forum
 
@@ -74,7 +87,9 @@ class ForumSettings(BaseModel):
                 'password_env = "VARIABLE" or a separate secrets file with password_file = "path"'
             )
         if isinstance(data, dict) and data.get("engine") == "discuz" and "min_write_interval_seconds" not in data:
-            data = {**data, "min_write_interval_seconds": 15.0}  # Discuz!'s default flood control
+            from forumbot.forums.discuz_api import FLOOD_SECONDS
+
+            data = {**data, "min_write_interval_seconds": FLOOD_SECONDS}
         return data
 
     @field_validator("site_time_zone")

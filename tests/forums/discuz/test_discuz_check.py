@@ -58,7 +58,7 @@ def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
     from forumbot import runtime_cli
     from forumbot.cli import app
 
-    players = [f"玩家{i}" for i in range(24)]
+    players = [f"玩家{i}" for i in range(25)]  # + 2 organisers = 27 > 25 + 1 (a real X3.5 lets N+1 through)
     config = tmp_path / "season.toml"
     config.write_text(
         'name = "测试"\nruleset = "sunlight"\nplayers = [' + ", ".join(f'"{p}"' for p in players) + ']\n'
@@ -70,7 +70,7 @@ def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
     result = CliRunner().invoke(app, ["check", str(config), "--forum"])
     assert result.exit_code == 0, result.output
     assert "markup bbcode" in result.output
-    assert "day 1 needs private messages to 26 players and organisers" in result.output
+    assert "day 1 needs private messages to 27 players and organisers" in result.output
 
 
 def test_example_season_and_settings(monkeypatch):
@@ -82,11 +82,11 @@ def test_example_season_and_settings(monkeypatch):
 
     config = load_config(Path(__file__).parents[3] / "config" / "discuz.example.toml")
     assert config.forum.engine == "discuz" and config.effective_markup == "bbcode"
-    assert config.forum.min_write_interval_seconds == 15 and config.forum.pm_conversation_limit == 25
+    assert config.forum.min_write_interval_seconds == 16 and config.forum.pm_conversation_limit == 25
     monkeypatch.setenv("FORUMBOT_PASSWORD", "x")
     forum = make_forum(config.forum)
     try:
-        assert isinstance(forum, DiscuzForum) and forum.flood_seconds == 15
+        assert isinstance(forum, DiscuzForum) and forum.flood_seconds == 16
     finally:
         forum.close()
     with pytest.raises(ValueError, match="time zone"):

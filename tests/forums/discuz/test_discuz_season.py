@@ -46,7 +46,7 @@ def test_worked_example_through_discuz(tmp_path):
     for name in [*PLAYERS, "Org"]:
         site.fake.add_user(name)
     config = make_config(tmp_path, site)
-    assert config.effective_markup == "bbcode" and config.forum.min_write_interval_seconds == 15
+    assert config.effective_markup == "bbcode" and config.forum.min_write_interval_seconds == 16
     forum = site.client(retries=0)
     clock = site.clock
     bot = Bot(config, forum, clock=clock, engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))

@@ -1,0 +1,149 @@
+"""The Discuz! adapter against answers recorded on real Discuz! X3.5 sites (``captures/``, see its README).
+
+Each test names the capture folder that shows the behaviour; the adapter is driven as the recorded
+account, and :class:`cassette.Cassette` fails the test if it asks the forum something it was not asked.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from cassette import Cassette, load
+from discuz_helpers import replay
+
+from forumbot.forums.discuz_api import FLOOD_SECONDS, ConversationLimit
+from forumbot.forums.errors import AuthFailed, NotFound, RateLimited, SendFailed
+from forumbot.forums.settings import ForumSettings
+
+
+def tape(*parts: str, user: str | None = None, check: str | None = None, charset: str = "utf-8") -> Cassette:
+    exchanges = [e for p in parts for e in load(p, user)]
+    return Cassette(exchanges, check=check, charset=charset)
+
+
+LOGIN_JUDGE = ("utf8-after-season/001_login_get_v3_法官.json", "utf8-after-season/002_login_post_v3_法官.json",
+               "utf8-after-season/003_forumindex_after_login_法官.json")
+LOGIN_ZHENG = ("utf8-errors/001_login_get_v3_郑十.json", "utf8-errors/002_login_post_v3_郑十.json",
+               "utf8-errors/003_forumindex_after_login_郑十.json")
+
+
+# -- login (utf8-relaxed/, utf8-errors/) ---------------------------------------------------------------
+
+def test_login_v3_answers_login_succeed():
+    c = tape(*LOGIN_JUDGE)
+    judge, _ = replay(c)
+    judge.login()
+    assert judge.whoami() == "法官" and judge.account()["groupid"] == "1"
+    assert [r.module for r in c.requests] == ["", "login", "login", "forumindex"]
+    assert c.sent("login")[1].form["username"] == "法官"
+
+
+def test_login_v4_answers_503_html_although_logged_in():
+    c = tape("utf8-relaxed", user="法官")
+    judge, _ = replay(c, login_api_version=4)
+    judge.login()
+    assert judge.whoami() == "法官" and judge.account()["uid"] == 2
+
+
+@pytest.mark.parametrize("version, files", [
+    (4, ("utf8-errors/022_login_get_v4_张三.json", "utf8-errors/023_login_post_v4_张三.json")),
+    (3, ("utf8-errors/025_login_get_v3_张三.json", "utf8-errors/026_login_post_v3_张三.json")),
+])
+def test_wrong_password_is_login_invalid_with_v3_and_v4(version, files):
+    c = tape(*files)
+    player, _ = replay(c, "张三", login_api_version=version)
+    with pytest.raises(AuthFailed, match="login_invalid"):
+        player.login()
+    with pytest.raises(AuthFailed, match="not trying again"):
+        player.login()
+    assert len(c.sent("login")) == 2  # the refused login is not tried again at once
+
+
+# -- errors (utf8-errors/) -----------------------------------------------------------------------------
+
+def test_missing_thread_is_http_404_with_json_and_not_found():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/021_viewthread_99999_p1_郑十.json")
+    player, _ = replay(c, "郑十")
+    with pytest.raises(NotFound, match="99999"):
+        player.thread_posts(99999)
+
+
+def test_reply_to_missing_thread_and_thread_in_missing_board():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/008_sendreply_郑十.json", "utf8-errors/020_newthread_郑十.json")
+    player, _ = replay(c, "郑十")
+    with pytest.raises(NotFound, match="thread_nonexistence"):
+        player.reply(99999, "不存在的帖子")
+    with pytest.raises(NotFound, match="forum_nonexistence"):
+        player.create_thread(9999, "标题", "内容")
+
+
+def test_stale_formhash_503_page_is_read_again_and_the_reply_sent_once_more():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/005_sendreply_stale_formhash.json", "utf8-errors/004_forumindex_郑十.json",
+             "utf8-errors/010_sendreply_郑十.json")
+    player, _ = replay(c, "郑十")
+    assert player.reply(1, "普通会员的回复") > 0
+    assert [r.served for r in c.requests[-3:]] == ["005_sendreply_stale_formhash.json", "004_forumindex_郑十.json",
+                                                   "010_sendreply_郑十.json"]
+
+
+def test_missing_formhash_is_submit_invalid_and_read_again():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/006_sendreply_missing_formhash.json", "utf8-errors/010_sendreply_郑十.json")
+    player, _ = replay(c, "郑十")
+    assert player.reply(1, "普通会员的回复") > 0
+    assert len(c.sent("sendreply")) == 2
+
+
+def test_pm_to_unknown_user_and_to_oneself_are_send_failures():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/016_sendpm_郑十_to_不存在的人.json", "utf8-errors/018_sendpm_郑十_to_郑十.json")
+    player, _ = replay(c, "郑十")
+    with pytest.raises(SendFailed, match="message_bad_touser"):
+        player.send_pm("不存在的人", "", "你好")
+    with pytest.raises(SendFailed, match="message_can_not_send_8.*itself"):
+        player.send_pm("郑十", "", "给自己")
+
+
+# -- write pacing: 16 s counted from the answer (utf8-flood-posts/, utf8-pmflood/) -------------------------
+
+def test_discuz_spaces_writes_16_seconds_by_default():
+    settings = ForumSettings(engine="discuz", base_url="http://x", username="法官", password_env="X")
+    assert settings.min_write_interval_seconds == FLOOD_SECONDS == 16
+
+
+def _gaps(cassette: Cassette, module: str) -> list[float]:
+    times = [r.at for r in cassette.requests if r.module == module]
+    return [b - a for a, b in itertools.pairwise(times)]
+
+
+def test_second_pm_waits_16_seconds_as_the_real_pm_flood_check_needs():
+    # the real forum refused a PM 15.0 s after the previous one (007) and accepted one 16.0 s after (011)
+    c = tape("utf8-pmflood/001_login_get_v3_admin.json", "utf8-pmflood/002_login_post_v3_admin.json",
+             "utf8-pmflood/003_forumindex_after_login_admin.json", "utf8-pmflood/005_sendpm_admin_first.json",
+             "utf8-pmflood/011_sendpm_admin_after_16.0s_from_first.json")
+    settings = ForumSettings(engine="discuz", base_url="http://x", username="admin", password_env="X")
+    admin, clock = replay(c, "admin", min_write_interval_seconds=settings.min_write_interval_seconds)
+    c.clock = clock.epoch
+    admin.send_pm("郑十", "", "flood probe first")
+    assert admin.write_wait_seconds() == 16
+    admin.send_pm("郑十", "", "flood probe after_16.0s_from_first")
+    assert _gaps(c, "sendpm") == [16.0] and admin.write_wait_seconds() == 16
+
+
+def test_a_flood_refusal_waits_16_seconds_then_raises():
+    c = tape(*LOGIN_ZHENG, "utf8-errors/012_sendreply_郑十.json", "utf8-flood-posts/013_sendreply_gap15.0_second.json")
+    player, clock = replay(c, "郑十", min_write_interval_seconds=0)
+    with pytest.raises(RateLimited) as caught:
+        player.reply(1, "马上再回复")
+    assert caught.value.wait_seconds == 16 and clock.slept == [16]
+
+
+# -- the conversation limit lets N+1 through (utf8-pmlimit3/) ------------------------------------------
+
+def test_conversation_limit_refuses_new_and_old_conversations_after_n_plus_1():
+    c = tape("utf8-pmlimit3", user="法官")
+    judge, _ = replay(c, min_write_interval_seconds=0)
+    for name in ("张三", "李四", "王五", "赵六"):  # limit 3: four conversations get through
+        assert judge.send_pm(name, "", f"会话上限测试 to {name}").message_id > 0
+    for name in ("孙七", "周八", "张三"):  # the 5th, 6th and a reply into the first are refused
+        with pytest.raises(ConversationLimit):
+            judge.send_pm(name, "", "x")
