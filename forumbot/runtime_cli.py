@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,8 +62,38 @@ def init(
         typer.echo(f"error: {path} exists; choose another path", err=True)
         raise typer.Exit(2)
     text = source.read_text(encoding="utf-8").replace(f"config/{ruleset}.example.toml", str(path))
-    path.write_text(text, encoding="utf-8")
+    path.write_text(future_start(text), encoding="utf-8")
     typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def future_start(text: str, now: datetime | None = None) -> str:
+    """A season file ``text`` whose ``start`` lines (written or commented out) show tomorrow 20:00 in its
+    time zone, commented out: a new season file never starts in the past, and without a start the
+    season starts when ``forumbot run`` first runs."""
+    import tomllib
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(tomllib.loads(text).get("time_zone", "Asia/Shanghai"))
+    tomorrow = ((now or _now()).astimezone(zone) + timedelta(days=1)).date()
+    when = f"{tomorrow.isoformat()}T20:00:00"
+    return re.sub(r"^#? ?start = \d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?", f"# start = {when}", text, flags=re.M)
+
+
+def past_start_warning(c: SeasonConfig, now: datetime | None = None) -> str | None:
+    """A warning when ``schedule.start`` is in the past and the season has not run yet: it would start
+    at once, and its first phase would be short or already over."""
+    start = c.start_utc()
+    now = now or _now()
+    if start is None or start >= now or not _no_database(c):
+        return None
+    return (f"WARNING: schedule.start ({format_local(start, c.tz, 'en')}) is in the past: `forumbot run` would start "
+            "the season at once, its phases counted from that time (the first may already be over). Set a start in the future, or delete "
+            "the line to start when `forumbot run` first runs.")
 
 
 @app.command("check")
@@ -79,6 +110,8 @@ def check(
                f"phase lengths: default {c.schedule.default}" + "".join(f", {k} {v}" for k, v in c.schedule.lengths.items())
                + (f"; deadlines at {c.schedule.daily_deadline} local" if c.schedule.daily_deadline else ""))
     typer.echo(f"  database: {c.database_url.split('@')[-1]}")
+    if warning := past_start_warning(c):
+        typer.echo(warning)
     if forum:
         from forumbot.forums.check import _report, diagnose
 
@@ -105,6 +138,8 @@ def run(
 
     setup_logging(log_level)
     c = _load(config)
+    if warning := past_start_warning(c):
+        typer.echo(warning, err=True)
     try:
         f = make_forum(c.forum, c.base_dir)
     except SettingsError as exc:

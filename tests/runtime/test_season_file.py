@@ -3,11 +3,15 @@ a start in the past (14), the players list tidied after `replace` (13)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from typer.testing import CliRunner
 
 from forumbot.cli import app
 from forumbot.config import ConfigError, load_config
+from forumbot.engine.ruleset import ruleset_ids
+from forumbot.runtime_cli import future_start
 from forumbot.forums.settings import SettingsError, load_forum_settings
 
 SEASON = '''# 第一季
@@ -77,3 +81,34 @@ def test_full_width_comma_inside_a_string_is_not_blamed(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_config(_write(tmp_path, text.encode("utf-8")))
     assert "U+FF0C" not in str(e.value) and "not valid TOML" in str(e.value)
+
+
+# --- point 14: a start in the past ------------------------------------------------------------------------
+
+def test_check_warns_about_a_start_in_the_past(tmp_path):
+    path = _write(tmp_path, (SEASON + "[schedule]\nstart = 2020-03-01T20:00:00\n").encode("utf-8"))
+    result = CliRunner().invoke(app, ["check", str(path)])
+    assert result.exit_code == 0
+    assert "WARNING: schedule.start" in result.output and "in the past" in result.output, result.output
+    future = _write(tmp_path, (SEASON + "[schedule]\nstart = 2099-03-01T20:00:00\n").encode("utf-8"), "later.toml")
+    assert "WARNING" not in CliRunner().invoke(app, ["check", str(future)]).output
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_init_writes_no_start_in_the_past(tmp_path, ruleset, monkeypatch):
+    later = datetime(2027, 6, 1, 12, 0, tzinfo=UTC)  # the examples were written in 2026
+    monkeypatch.setattr("forumbot.runtime_cli._now", lambda: later)
+    path = tmp_path / f"{ruleset}.toml"
+    result = CliRunner().invoke(app, ["init", str(path), "--ruleset", ruleset])
+    assert result.exit_code == 0, result.output
+    config = load_config(path)
+    start = config.start_utc()
+    assert start is None or start > later
+    checked = CliRunner().invoke(app, ["check", str(path)])
+    assert checked.exit_code == 0 and "WARNING" not in checked.output, checked.output
+
+
+def test_init_start_hint_is_tomorrow_evening_in_the_season_zone():
+    text = 'time_zone = "Asia/Taipei"\n[schedule]\nstart = 2020-01-01T20:00:00  # why\n'
+    written = future_start(text, now=datetime(2027, 5, 3, 17, 0, tzinfo=UTC))  # 01:00 on the 4th in Taipei
+    assert written == 'time_zone = "Asia/Taipei"\n[schedule]\n# start = 2027-05-05T20:00:00  # why\n'
