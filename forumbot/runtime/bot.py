@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from forumbot.config import ConfigError, SeasonConfig
+from forumbot.config import SeasonConfig
 from forumbot.engine.game import Game
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.forums.base import Forum
@@ -27,6 +27,7 @@ from forumbot.render import Renderer
 from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.delivery import Delivery
+from forumbot.runtime.season_edits import as_started, check_after_replacements
 from forumbot.runtime.timing import Timing
 
 log = logging.getLogger("forumbot")
@@ -52,15 +53,18 @@ class Bot:
         fingerprint_ = self._setup_fingerprint()
         self.store = Store.open_season(self.db, config.name, seed, fingerprint_)
         season = self.store.season()
-        if json.loads(season.setup_json) != fingerprint_:
-            raise ConfigError(
-                f"season {config.name!r} was started with other players, ruleset, parameters, draw or organisers; "
-                "a running season cannot change them (start a new season with another name)"
-            )
+        stored = json.loads(season.setup_json)
+        if stored != fingerprint_:
+            if self.store.inputs():
+                self.config = as_started(config, stored, fingerprint_)  # the game replays as it started
+            else:
+                self.store.set_setup(fingerprint_)  # not started yet: the file may still change
         self.seed = season.seed
         self.thread_id = season.thread_id or config.forum.thread_id
         self.delivery = Delivery(self)
         self._rebuild()
+        if self.config is not config:
+            check_after_replacements(config, stored, [p.name for p in self.game.players])
 
     def _setup_fingerprint(self) -> dict[str, Any]:
         c = self.config

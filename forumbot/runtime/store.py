@@ -184,6 +184,14 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as s:
             return s.get(SeasonRow, self.season_id)
 
+    def set_setup(self, setup: dict[str, Any]) -> None:
+        """Replace the stored setup (players, draw, ...) of a season that has not started."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(SeasonRow, self.season_id)
+            row.setup_json = json.dumps(setup, ensure_ascii=False, sort_keys=True)
+            s.add(row)
+            s.commit()
+
     def set_thread(self, thread_id: int) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(SeasonRow, self.season_id)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from typer.testing import CliRunner
 
+from bot_helpers import make_config, make_season
 from forumbot.cli import app
 from forumbot.config import ConfigError, load_config
 from forumbot.engine.ruleset import ruleset_ids
@@ -112,3 +113,75 @@ def test_init_start_hint_is_tomorrow_evening_in_the_season_zone():
     text = 'time_zone = "Asia/Taipei"\n[schedule]\nstart = 2020-01-01T20:00:00  # why\n'
     written = future_start(text, now=datetime(2027, 5, 3, 17, 0, tzinfo=UTC))  # 01:00 on the 4th in Taipei
     assert written == 'time_zone = "Asia/Taipei"\n[schedule]\n# start = 2027-05-05T20:00:00  # why\n'
+
+
+# --- point 13: the players list tidied after `replace` -------------------------------------------------------
+
+PLAYERS = ["A", "B", "C", "D", "E", "F"]
+
+
+def _replaced_season(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, aliases={"C": ["小C"], "A": ["阿A"]})
+    s.bot.cycle()
+    s.clock.advance(62)
+    s.bot.cycle()
+    s.bot.organiser_command("replace C Z")
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert [p.name for p in s.bot.game.players] == ["A", "B", "Z", "D", "E", "F"]
+    s.forum.player_pm("Z", "投 A")
+    s.clock.advance(1)
+    s.bot.cycle()
+    return s
+
+
+def _reopen(s, **changes):
+    s.config = make_config(s.config.path.parent, changes.pop("players", PLAYERS), changes.pop("roles", {"C": "killer"}),
+                           **{"aliases": {"C": ["小C"], "A": ["阿A"]}, **changes})
+    return s.restart()
+
+
+def test_players_list_edited_after_replace_is_accepted(tmp_path):
+    s = _replaced_season(tmp_path)
+    assert 3 not in s.bot.game.ruleset.pending()  # Z has voted
+    bot = _reopen(s, players=["A", "B", "Z", "D", "E", "F"], roles={"Z": "killer"}, aliases={"A": ["阿A"]})
+    assert [p.name for p in bot.game.players] == ["A", "B", "Z", "D", "E", "F"]
+    assert bot.game.player(3).role == s.bot.game.player(3).role
+    assert 3 not in bot.game.ruleset.pending() and set(bot.game.ruleset.pending()) == set(s.bot.game.ruleset.pending())
+    s.clock.advance(1)
+    bot.cycle()  # and it runs on
+    # the file as the season started is still accepted, and so are the renamed aliases
+    _reopen(s)
+    _reopen(s, players=["A", "B", "Z", "D", "E", "F"], roles={"Z": "killer"}, aliases={"A": ["阿A"], "Z": ["小C"]})
+
+
+@pytest.mark.parametrize("players,words", [
+    (["A", "B", "Y", "D", "E", "F"], ["players:", "after replace C → Z", "lists Y, not in the season", "leaves out Z"]),
+    (["A", "B", "Z", "D", "E"], ["players:", "leaves out F"]),
+    (["B", "A", "Z", "D", "E", "F"], ["players:", "another order", "seat order"]),
+])
+def test_players_list_that_does_not_match_names_the_field_and_difference(tmp_path, players, words):
+    s = _replaced_season(tmp_path)
+    with pytest.raises(ConfigError) as e:
+        _reopen(s, players=players, roles={"Z": "killer"}, aliases={"A": ["阿A"]})
+    message = str(e.value)
+    assert all(w in message for w in words), message
+    assert "new season" not in message and "another name" not in message
+
+
+def test_changed_parameters_name_the_field_and_never_advise_a_new_season(tmp_path):
+    s = _replaced_season(tmp_path)
+    with pytest.raises(ConfigError) as e:
+        _reopen(s, players=["A", "B", "Z", "D", "E", "F"], roles={"Z": "killer"}, aliases={"A": ["阿A"]},
+                organisers=["Org", "Org2"])
+    message = str(e.value)
+    assert "organisers:" in message and '["Org", "Org2"]' in message and '["Org"]' in message, message
+    assert "new season" not in message and "another name" not in message
+
+
+def test_players_edited_before_the_season_starts_are_taken(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"start": "2099-01-01T00:00:00"})
+    s.bot.cycle()  # waiting for its start
+    assert not s.bot.started
+    s.config = make_config(tmp_path, ["A", "B", "C", "D", "E", "G"], {"C": "killer"}, schedule={"start": "2099-01-01T00:00:00"})
+    assert [p.name for p in s.restart().game.players][-1] == "G"

@@ -1,0 +1,98 @@
+"""A season file edited while its season runs: which edits are accepted, and what a refusal says.
+
+The game is a function of the setup it started with (players, draw, parameters, organisers, aliases),
+stored in the database. After an organiser's ``replace OLD NEW`` the natural tidy-up is to write NEW
+in place of OLD in ``players`` (and in ``roles`` / ``aliases`` keys): such a file describes the same
+season and is accepted; the game is still built from the stored setup and replays the replacement.
+Any other difference is refused, naming the field and the difference, with the way back; a running
+season is never abandoned.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from forumbot.config import ConfigError, SeasonConfig
+
+#: fields a ``replace`` renames; every other field of the setup must stay as the season started
+RENAMED = ("players", "roles", "aliases")
+
+
+def as_started(config: SeasonConfig, stored: dict[str, Any], current: dict[str, Any]) -> SeasonConfig:
+    """``config`` with the players, draw and aliases the season started with (``stored``), for replaying
+    its game. Raises :class:`ConfigError` when a field a running season cannot change differs
+    (ruleset, parameters, organisers), naming it and the difference."""
+    fixed = [k for k in sorted(set(stored) | set(current)) if k not in RENAMED and stored.get(k) != current.get(k)]
+    if fixed:
+        problems = [f"{k}: {_difference(stored.get(k), current.get(k))}" for k in fixed]
+        raise ConfigError(
+            f"season {config.name!r} is running and its file changed what the game is made of: "
+            + "; ".join(problems)
+            + ". Put back what the season started with (the game goes on unchanged); "
+            + ", ".join(fixed) + " cannot change during a season."
+        )
+    return config.model_copy(update={"players": list(stored.get("players", config.players)),
+                                     "roles": stored.get("roles"), "aliases": stored.get("aliases", {})})
+
+
+def check_after_replacements(config: SeasonConfig, stored: dict[str, Any], names_now: list[str]) -> None:
+    """Accept ``config`` (the edited file) if its players, draw and aliases are the season's as it
+    started (``stored``) or after its replacements (``names_now``: the players' names now, in seat
+    order). Raises :class:`ConfigError` naming each field that matches neither and how it differs."""
+    started = list(stored.get("players", []))
+    renames = {old: new for old, new in zip(started, names_now) if old != new}
+    problems = []
+    if config.players not in (started, names_now):
+        problems.append("players: " + _players_difference(config.players, names_now, renames))
+    roles = stored.get("roles")
+    allowed_roles = [roles] if roles is None else [roles, {renames.get(k, k): v for k, v in roles.items()}]
+    if config.roles not in allowed_roles:
+        want = allowed_roles[-1]
+        problems.append(f"roles: {_difference(want, config.roles)}")
+    aliases = stored.get("aliases", {})
+    allowed_aliases = [aliases, {k: v for k, v in aliases.items() if k not in renames},
+                       {renames.get(k, k): v for k, v in aliases.items()}]
+    if config.aliases not in allowed_aliases:
+        problems.append(f"aliases: {_difference(allowed_aliases[1], config.aliases)}")
+    if problems:
+        raise ConfigError(
+            f"season {config.name!r} is running and its file does not match it: " + "; ".join(problems)
+            + ". Correct the file (the game goes on unchanged); to seat someone new, use the organiser command "
+            "`replace OLD NEW`, then write NEW in place of OLD."
+        )
+
+
+def _players_difference(written: list[str], now: list[str], renames: dict[str, str]) -> str:
+    replaced = ", ".join(f"{old} → {new}" for old, new in renames.items())
+    season = f"the season's players{f' (after replace {replaced})' if replaced else ''} are {_names(now)}"
+    extra = [n for n in written if n not in now]
+    missing = [n for n in now if n not in written]
+    parts = []
+    if extra:
+        gone = [n for n in extra if n in renames]
+        parts.append(f"the file lists {_names(extra)}, not in the season"
+                     + (f" ({_names(gone)} replaced)" if gone else ""))
+    if missing:
+        parts.append(f"it leaves out {_names(missing)}")
+    if not parts:
+        parts.append("the file has the same names in another order (the list is in seat order)")
+    return f"{season}; " + ", and ".join(parts)
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names) if names else "nobody"
+
+
+def _difference(started: Any, written: Any) -> str:
+    if isinstance(started, dict) and isinstance(written, dict):
+        changed = [k for k in sorted(set(started) | set(written)) if started.get(k) != written.get(k)]
+        return "; ".join(
+            f"{k} was {_show(started[k]) if k in started else '(not set)'} at the start, the file says "
+            f"{_show(written[k]) if k in written else '(not set)'}" for k in changed
+        )
+    return f"was {_show(started)} at the start, the file says {_show(written)}"
+
+
+def _show(value: Any) -> str:
+    return "(not set)" if value is None else json.dumps(value, ensure_ascii=False)
