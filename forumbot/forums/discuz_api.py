@@ -180,14 +180,20 @@ def closed_error() -> MobileApiClosed:
 
 # -- text as meant ----------------------------------------------------------------------------------
 
-_SMILEY = re.compile(r"<img[^>]*\bsmilieid=[^>]*>", re.I)
+# smilies: X3.5's mobile API writes <img src="http://HOST/static/image/smiley/default/smile.gif" /> (an
+# absolute URL, no smilieid); the web page adds smilieid
+_SMILEY = re.compile(r"<img[^>]*(?:\bsmilieid=|/static/image/smiley/)[^>]*>", re.I)
 _EDITED = re.compile(r"<i\s+class=\"?pstatus\"?[^>]*>.*?</i>", re.I | re.S)
 
 
 def post_text(message: str) -> tuple[str, bool]:
     """(text a player meant, edited?) of a thread post's ``message`` (rendered HTML, entities escaped twice).
 
-    Quotes, smilies, attachments, signatures and the "本帖最后由 … 编辑" note are dropped.
+    Quotes, smilies, attachments, signatures and the "本帖最后由 … 编辑" note are dropped. X3.5's mobile API
+    renders ``[quote]`` as ``<div class="reply_wrap">`` (the web page as ``div.quote > blockquote``): both
+    are quotes, so a quoted command is never read as the poster's own. ``[table]`` comes out malformed
+    (``<tr><td>A</td></tr><td>B</td></tr>``): each cell still becomes its own line, in order. The mobile API
+    never shows the "edited" note, so ``edited`` is true only on the web page's HTML.
     """
     edited = bool(_EDITED.search(message))
     cleaned = _EDITED.sub("", message)
@@ -201,7 +207,8 @@ def _drop_quotes(message: str) -> str:
     if "<" not in message:
         return message
     soup = BeautifulSoup(message, "lxml")
-    for node in soup.select("div.quote, div.blockquote, div.sign, div.pstatus, blockquote, ignore_js_op"):
+    for node in soup.select("div.quote, div.reply_wrap, div.blockquote, div.sign, div.pstatus, blockquote, "
+                            "ignore_js_op"):
         node.decompose()
     body = soup.body
     return body.decode_contents() if body is not None else str(soup)

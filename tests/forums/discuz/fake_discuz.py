@@ -290,7 +290,7 @@ class FakeDiscuz:
             item.update(pid=str(p.pid), tid=str(thread.tid), first="1" if p.first else "0", author=p.author.name,
                         username=p.author.name, authorid=str(p.author.uid), position=str(p.position),
                         number=str(p.position), dbdateline=str(p.dateline),
-                        dateline=dgmdate(p.dateline, self.now(), self.timeoffset), message=render_post(p))
+                        dateline=dgmdate(p.dateline, self.now(), self.timeoffset), message=render_post(p, self.base))
             postlist.append(item)
         return ctx.answer(thread=row, fid=str(thread.fid), postlist=postlist, ppp=str(ppp), **_fixture("viewthread_extra.json"))
 
@@ -478,23 +478,27 @@ _BBCODE = [
     (re.compile(r"\[i\](.*?)\[/i\]", re.S | re.I), r"<i>\1</i>"),
     (re.compile(r"\[color=([#\w]+)\](.*?)\[/color\]", re.S | re.I), r'<font color="\1">\2</font>'),
     (re.compile(r"\[url=([^\]]+)\](.*?)\[/url\]", re.S | re.I), r'<a href="\1" target="_blank">\2</a>'),
-    (re.compile(r"\[quote\](.*?)\[/quote\]", re.S | re.I), r'<div class="quote"><blockquote>\1</blockquote></div>'),
+    # as a real X3.5's mobile API writes them (captures utf8-after-season/009, season-utf8/viewthread_…):
+    # a quote is a div.reply_wrap; a table is malformed, each cell closing a row that [tr] opened once
+    (re.compile(r"\[quote\](.*?)\[/quote\]", re.S | re.I), r'<div class="reply_wrap">\1</div>'),
+    (re.compile(r"\[table\]\s*", re.I), '<table class="dzcode_table" cellspacing="0" >'),
+    (re.compile(r"\[/table\]", re.I), "</table>"),
+    (re.compile(r"\[tr\]", re.I), "<tr>"),
+    (re.compile(r"\[/tr\]\s*", re.I), ""),
+    (re.compile(r"\[td\](.*?)\[/td\]", re.S | re.I), r'<td class="dzcode_td">\1</td></tr>'),
 ]
 _SMILIES = {":)": ("smile", 1), ":(": ("sad", 2), ":D": ("biggrin", 3)}
 
 
-def render_post(post: Post) -> str:
-    """A post's ``message`` as the mobile API sends it: escaped twice, BBCode and smilies rendered."""
+def render_post(post: Post, base: str = "http://discuz.test") -> str:
+    """A post's ``message`` as the mobile API sends it: escaped twice, BBCode and smilies rendered (smilies
+    with absolute URLs), no "edited" note (the mobile API never shows it)."""
     text = html.escape(dhtmlspecialchars(post.text), quote=False)
     for pattern, repl in _BBCODE:
         text = pattern.sub(repl, text)
-    for code, (name, sid) in _SMILIES.items():
-        text = text.replace(html.escape(html.escape(code)), f'<img src="static/image/smiley/default/{name}.gif" '
-                            f'smilieid="{sid}" border="0" alt="" />')
-    text = text.replace("\r\n", "\n").replace("\n", "<br />\r\n")
-    if post.edited_by:
-        text = f'<i class="pstatus"> 本帖最后由 {post.edited_by} 于 2026-12-1 20:00 编辑 </i><br />\r\n' + text
-    return text
+    for code, (name, _sid) in _SMILIES.items():
+        text = text.replace(html.escape(html.escape(code)), f'<img src="{base}/static/image/smiley/default/{name}.gif" />')
+    return text.replace("\r\n", "\n").replace("\n", "<br />\n")
 
 
 def _pm_escape(text: str) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from cassette import Cassette, load
+from cassette import Cassette, capture, load
 from discuz_helpers import replay
 
+from forumbot.forums.base import ThreadPost
 from forumbot.forums.discuz_api import FLOOD_SECONDS, ConversationLimit
 from forumbot.forums.errors import AuthFailed, NotFound, RateLimited, SendFailed
 from forumbot.forums.settings import ForumSettings
@@ -147,3 +148,37 @@ def test_conversation_limit_refuses_new_and_old_conversations_after_n_plus_1():
     for name in ("孙七", "周八", "张三"):  # the 5th, 6th and a reply into the first are refused
         with pytest.raises(ConversationLimit):
             judge.send_pm(name, "", "x")
+
+
+# -- message HTML of the mobile API (utf8-after-season/009, season-utf8/viewthread_tid2_final_guest) -------
+
+def _thread(path: str, tid: int = 2, ppp: int = 50) -> dict[int, ThreadPost]:
+    """The posts of a recorded viewthread answer as the adapter reads them (logged in as the judge), or,
+    for an answer recorded as a guest, as the adapter turns each recorded post into a ThreadPost."""
+    data = capture(path)
+    if "request" not in data:
+        judge, _ = replay(Cassette([]))
+        return {p.post_id: p for p in map(judge._thread_post, data["Variables"]["postlist"])}
+    judge, _ = replay(Cassette([*tape(*LOGIN_JUDGE).exchanges, *load(path)]), posts_per_page=ppp)
+    return {p.post_id: p for p in judge.thread_posts(tid)}
+
+
+def test_a_quoted_command_is_not_read_and_absolute_smiley_urls_are_dropped():
+    # [quote]投 张三[/quote]哈哈，我也这么想 :) comes out as <div class="reply_wrap">投 张三</div>…<img src="http://…">
+    post = _thread("utf8-after-season/009_viewthread_2_p1_法官.json")[7]
+    assert 'class="reply_wrap"' in post.raw_html and "smiley/default/smile.gif" in post.raw_html
+    assert post.text == "哈哈，我也这么想" and post.author == "周八"
+
+
+def test_a_malformed_table_still_reads_cell_by_cell_and_no_edited_note():
+    posts = _thread("season-utf8/viewthread_tid2_final_guest.json")
+    tally = posts[10]
+    assert "</td></tr><td" in tally.raw_html  # the second cell outside its row, as X3.5 writes [table]
+    assert tally.text.split()[:8] == ["第", "1", "轮：投票结果", "按收到的先后次序：", "投票人", "投票", "吴九", "王五"]
+    assert not any(p.edited for p in posts.values())
+
+
+def test_numeric_entities_sent_to_a_gbk_site_show_literally():
+    # the judge's post sent emoji/½/€/© as &#NNN; form fields: X3.5 escaped the "&" and shows the codes
+    post = _thread("gbk/mobile_viewthread_tid2_guest.json")[2]
+    assert "&#128512;" in post.text and "&#8364;" in post.text and "😀" not in post.text
