@@ -140,8 +140,9 @@ class Bot:
         step = self._step("start", at)
         rows = self._outbox_rows(step, 0)
         self._commit(InputRow(seq=0, kind="start", at=at), rows)
-        log.info("season %s started: %d players, %d private messages and %d posts queued",
-                 self.config.name, len(self.game.players), len(step.replies), len(step.posts))
+        # INFO is shared with players: how many private messages a step makes can tell the teams.
+        log.info("season %s started: %d players, %d posts queued", self.config.name, len(self.game.players), len(step.posts))
+        log.debug("season %s started: %d private messages queued", self.config.name, len(step.replies))
 
     def _commit(self, row: InputRow, rows: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
         try:
@@ -219,8 +220,14 @@ class Bot:
         rows = self._outbox_rows(step, seq, inbound)
         self._commit(InputRow(seq=seq, kind="message", at=inbound.sent_at, inbound_id=inbound.id), rows)
         where = {"pm": "private message", "thread": "thread post", "cli": "organiser command (CLI)"}[inbound.source]
-        log.info("input #%d: %s %d from %s: %d replies, %d posts", seq, where, inbound.forum_id,
-                 inbound.sender, len(step.replies), len(step.posts))
+        # INFO names no private message's sender or forum id (ids grow with every PM the judge sends) and
+        # counts no replies: at night they would tell the teams. DEBUG has them.
+        if inbound.source == "thread":
+            log.info("input #%d: thread post %d from %s: %d posts", seq, inbound.forum_id, inbound.sender, len(step.posts))
+        else:
+            log.info("input #%d: %s: %d posts", seq, where, len(step.posts))
+        log.debug("input #%d: %s %d from %s: %d replies (to %s), %d posts", seq, where, inbound.forum_id,
+                  inbound.sender, len(step.replies), ", ".join(r.to for r in step.replies) or "nobody", len(step.posts))
 
     def _apply_deadline(self, dl: datetime) -> None:
         seq, phase, now = self.seq, self.game.phase, self.clock()
@@ -264,7 +271,8 @@ class Bot:
                                          "common/reminder", {"phase": phase.kind, "round": phase.round}))
         self.store.queue(rows, {"reminded": done})
         if rows:
-            log.info("reminders queued for %d players (phase %d)", len(rows), pid)
+            log.info("reminders queued (phase %d)", pid)  # who has not acted yet is private: DEBUG only
+            log.debug("reminders queued for %s (phase %d)", ", ".join(r.recipient or "" for r in rows), pid)
 
     # --- the outbox ----------------------------------------------------------------------------------
     def context(self) -> dict[str, Any]:

@@ -104,7 +104,8 @@ class Delivery:
     def _sent(self, row: OutboxRow, ref: int) -> None:
         self.store.update_outbox(row.id, status="sent", forum_ref=ref, sent_at=self.bot.clock(), last_error=None)
         what = {"pm": f"private message to {row.recipient}", "post": "post", "thread": "new thread"}[row.kind]
-        log.info("sent %s (forum id %d)", what, ref)
+        # Private messages only at DEBUG: their recipients and number tell the teams (INFO is shared).
+        log.log(logging.DEBUG if row.kind == "pm" else logging.INFO, "sent %s (forum id %d)", what, ref)
 
     def _failed(self, row: OutboxRow, exc: Exception) -> None:
         attempts = row.attempts + 1
@@ -114,7 +115,11 @@ class Delivery:
         if attempts < limit:
             retry = self.bot.clock() + timedelta(seconds=wait or 600 * attempts)
         self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500], next_attempt_at=retry)
-        log.warning("delivery failed (attempt %d of %d): %s", attempts, limit, exc)
+        if row.kind == "pm":  # the recipient at DEBUG only; the organisers are told by PM and in `status`
+            log.warning("delivery of a private message (outbox row %d) failed (attempt %d of %d)", row.id, attempts, limit)
+            log.debug("delivery to %s failed: %s", row.recipient, exc)
+        else:
+            log.warning("delivery failed (attempt %d of %d): %s", attempts, limit, exc)
         if attempts == 1 and row.template != "common/delivery_failed":
             self.bot.notify_failure(row, exc, limit)  # once per row, not at every retry
 

@@ -1,0 +1,57 @@
+"""The INFO log is safe to share: nothing in it depends on who holds which role (issue 9, point 10).
+DEBUG names the recipients and counts the replies."""
+
+from __future__ import annotations
+
+import logging
+
+from bot_helpers import make_season
+
+PLAYERS = ["張三", "李四", "王五", "趙六", "孫七", "周八", "吳九", "鄭十", "小明", "小華", "阿珍", "阿強", "Alice", "Bob"]
+ROLES = {"張三": "killer", "李四": "killer", "王五": "killer", "趙六": "police", "孫七": "police", "周八": "police",
+         "吳九": "helper", "鄭十": "nurse"}
+# The same cards dealt to other seats: the killers are now 小明, 小華 and 阿珍.
+SWAPPED = {"小明": "killer", "小華": "killer", "阿珍": "killer", "阿強": "police", "Alice": "police", "Bob": "police",
+           "張三": "helper", "李四": "nurse"}
+NIGHT_1 = [("吳九", "驗 趙六"), ("張三", "殺 小明"), ("李四", "殺 小華"), ("趙六", "驗 李四"), ("孫七", "查 王五"),
+           ("鄭十", "問 趙六"), ("小明", "殺 張三"), ("阿強", "驗 小華"), ("Bob", "hello")]
+
+
+def _night_log(tmp_path, roles, caplog, level=logging.INFO):
+    tmp_path.mkdir(exist_ok=True)
+    s = make_season(tmp_path, PLAYERS, roles, ruleset="killer_club", organisers=["裁判"],
+                    schedule={"default": "1h"})
+    caplog.clear()
+    with caplog.at_level(level, logger="forumbot"):
+        s.bot.cycle()
+        for sender, text in NIGHT_1:
+            s.clock.advance(5)
+            s.forum.player_pm(sender, text)
+            s.clock.advance(1)
+            s.bot.cycle()
+    records = [r for r in caplog.records if r.name == "forumbot"]
+    return s, records
+
+
+def test_info_log_is_the_same_whoever_holds_the_roles(tmp_path, caplog):
+    _, first = _night_log(tmp_path / "a", ROLES, caplog)
+    second_season, second = _night_log(tmp_path / "b", SWAPPED, caplog)
+    info_a = [r.getMessage() for r in first if r.levelno >= logging.INFO]
+    info_b = [r.getMessage() for r in second if r.levelno >= logging.INFO]
+    assert info_a and info_a == info_b
+    # while the private messages really differed: the killers' orders were relayed to other players
+    assert "小華" in {to for to, _, body in second_season.pms() if "張三" in body}
+
+
+def test_info_log_names_no_recipient_and_counts_no_replies(tmp_path, caplog):
+    s, records = _night_log(tmp_path, ROLES, caplog)
+    info = "\n".join(r.getMessage() for r in records if r.levelno >= logging.INFO)
+    assert "private message to" not in info and "replies" not in info and "private messages and" not in info
+    for sender, _ in NIGHT_1:  # who sent the judge a PM at night is not shown either
+        assert sender not in info, info
+
+
+def test_debug_log_names_recipients(tmp_path, caplog):
+    s, records = _night_log(tmp_path, ROLES, caplog, level=logging.DEBUG)
+    debug = "\n".join(r.getMessage() for r in records)
+    assert "private message to 李四" in debug and "from 張三" in debug and "replies" in debug
