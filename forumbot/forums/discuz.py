@@ -57,6 +57,7 @@ from forumbot.forums.errors import AuthFailed, ForumDown, LayoutChanged, NotAllo
 
 log = logging.getLogger(__name__)
 _CURSOR_KIND = "discuz/1"
+_FIND_THREAD_PAGES = 3
 _LOGIN_REFUSED = ("login_invalid", "login_password_invalid", "login_question_invalid", "login_strike",
                   "location_login_failed", "login_user_locked")
 
@@ -412,10 +413,41 @@ class DiscuzForum(DiscuzInbox):
         raise api.refusal(answer, what, flood_wait=self.flood_seconds)
 
     def find_thread(self, forum_id: int, subject: str) -> int | None:
-        """Not known here: the notes describe no board listing call of the mobile API, so this answers
-        None ("cannot tell"), and a thread creation interrupted by a crash is attempted again. Set
-        ``forum.thread_id`` to a thread opened by hand to avoid that case entirely."""
-        return None
+        """The newest thread the judge opened in board ``forum_id`` with ``subject`` (spaces collapsed), or
+        None. ``module=forumdisplay&fid=F`` lists a board's threads, latest activity first, ``tpp`` (20) a
+        page, each with ``tid``, ``subject``, ``author``, ``authorid`` and ``dbdateline``; the first
+        ``_FIND_THREAD_PAGES`` pages are read. A new-thread request that timed out on our side may still
+        have created the thread on a real X3.5 (capture ``dup-thread/``): the runtime asks this before
+        opening it again. Raises NotFound (no such board), NotAllowed, LayoutChanged."""
+        fid, want = int(forum_id), " ".join(subject.split())
+        if self._uid <= 0:
+            self.login()
+        found: list[tuple[int, int]] = []
+        for page in range(1, _FIND_THREAD_PAGES + 1):
+            rows, per_page = self._board_page(fid, page)
+            for r in rows:
+                mine = api.to_int(r.get("authorid")) == self._uid or api.plain(r.get("author")) == self.whoami()
+                if mine and " ".join(api.plain(r.get("subject")).split()) == want:
+                    found.append((api.to_int(r.get("dbdateline")), api.to_int(r.get("tid"))))
+            if found or len(rows) < per_page:
+                break
+        return max(found)[1] if found else None
+
+    def _board_page(self, fid: int, page: int) -> tuple[list[dict[str, Any]], int]:
+        """(``forum_threadlist``, threads a page) of one page of board ``fid``. A guest's answer is used as
+        is when it lists threads (boards are usually readable); otherwise the judge logs in again once."""
+        params = {"fid": fid, "page": page}
+        answer = self._get("forumdisplay", params)
+        rows = answer.variables.get("forum_threadlist")
+        if not isinstance(rows, list) and (answer.uid <= 0 or api.is_login_needed(answer)):
+            self.login()
+            answer = self._get("forumdisplay", params)
+            rows = answer.variables.get("forum_threadlist")
+        if not isinstance(rows, list):
+            if answer.messageval:
+                raise api.refusal(answer, f"listing board {fid}", flood_wait=self.flood_seconds)
+            raise LayoutChanged(self._url("forumdisplay", params), "Variables.forum_threadlist")
+        return [r for r in rows if isinstance(r, dict)], api.to_int(answer.variables.get("tpp"), 20) or 20
 
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:
         """Opens a thread in board ``forum_id`` (fid); returns its tid. Raises NotFound, NotAllowed,

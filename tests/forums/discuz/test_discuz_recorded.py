@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from cassette import Cassette, capture, load
+from cassette import Cassette, body, capture, load
 from discuz_helpers import replay
 
 from forumbot.forums.base import ThreadPost
@@ -182,3 +182,28 @@ def test_numeric_entities_sent_to_a_gbk_site_show_literally():
     # the judge's post sent emoji/½/€/© as &#NNN; form fields: X3.5 escaped the "&" and shows the codes
     post = _thread("gbk/mobile_viewthread_tid2_guest.json")[2]
     assert "&#128512;" in post.text and "&#8364;" in post.text and "😀" not in post.text
+
+
+# -- finding a thread the bot may already have opened (dup-thread/, utf8-after-season/011) ------------------
+
+def test_find_thread_lists_the_board_and_takes_the_judges_newest_with_that_subject():
+    c = Cassette([*tape(*LOGIN_JUDGE).exchanges, *load("utf8-after-season/011_forumdisplay_fid2_judge.json")])
+    judge, _ = replay(c)
+    assert judge.find_thread(2, "版杀实测  阳光下的罪恶") == 2
+    assert c.sent("forumdisplay")[0].query["fid"] == "2"
+
+
+def test_find_thread_ignores_other_authors_and_other_subjects():
+    c = Cassette([*tape(*LOGIN_JUDGE).exchanges, *load("utf8-after-season/011_forumdisplay_fid2_judge.json"),
+                  *load("utf8-after-season/011_forumdisplay_fid2_judge.json")])
+    judge, _ = replay(c)
+    assert judge.find_thread(2, "适配器测试帖 adapter probe") is None  # opened by admin, not the judge
+    assert judge.find_thread(2, "版杀实测 第二季") is None
+
+
+def test_after_a_stalled_new_thread_request_the_thread_is_found():
+    # the POST timed out (PHP stopped 20 s) but the forum created tid 1; the bot's retry made tid 2
+    c = Cassette([*tape(*LOGIN_JUDGE).exchanges, body("dup-thread/forumdisplay_after.json", module="forumdisplay",
+                                                      fid="2")])
+    judge, _ = replay(c)
+    assert judge.find_thread(2, "重复开帖测试") == 2

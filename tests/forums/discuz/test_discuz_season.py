@@ -91,3 +91,21 @@ def test_worked_example_through_discuz(tmp_path):
     # flood control was never hit: every write was paced
     assert not any(r.last_error for r in bot.store.outbox())
     site.close()
+
+
+def test_a_stalled_new_thread_request_leaves_one_thread(tmp_path):
+    """The forum created the thread but the answer never came (capture dup-thread/: the bot then opened a
+    second one). The next cycle finds it in the board's list (forumdisplay) and uses it."""
+    site = Site()
+    for name in [*PLAYERS, "Org"]:
+        site.fake.add_user(name)
+    bot = Bot(make_config(tmp_path, site), site.client(retries=0), clock=site.clock,
+              engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
+    site.fake.stall.add("newthread")
+    bot.cycle()
+    assert len(site.fake.threads) == 1 and bot.thread_id is None  # made on the forum, not known to the bot
+    site.clock.advance(30)
+    bot.cycle()
+    assert list(site.fake.threads) == [bot.thread_id]
+    assert ("GET", "forumdisplay") in site.fake.log
+    site.close()
