@@ -244,10 +244,30 @@ class Game:
         seat = self.seat_of(inp.sender)
         if inp.channel == "thread":
             if seat is not None and not self.finished:
-                self.ruleset.on_thread_post(seat, inp.text, out)
+                self._thread_post(seat, inp.text, out)
             return out
         self._private_message(inp.sender, seat, inp.text, out)
         return out
+
+    def _thread_post(self, seat: int, text: str, out: Step) -> None:
+        """A living player's post that reads as a player command the ruleset does not take from the
+        thread is answered by PM that it was not counted (the organiser sees the event); one it does
+        take is refused while the game is paused, as a PM command is. Everything else goes to the
+        ruleset's :meth:`~forumbot.engine.ruleset.Ruleset.on_thread_post` (talk, last words)."""
+        from forumbot.language.parse import parse
+
+        if self.player(seat).alive:
+            parsed = parse(text, self.roster, sender_seat=seat)
+            if isinstance(parsed, Command) and parsed.verb not in ORGANISER_VERBS:
+                if not self.ruleset.reads_in_thread(parsed.verb):
+                    out.events.append(Event("command_in_thread", {"seat": seat, "name": self.name(seat),
+                                                                  "verb": parsed.verb}))
+                    self.reply(seat, "common/command_in_thread", out, verb=parsed.verb,
+                               targets=self.names(parsed.targets), number=parsed.number)
+                elif self.paused:
+                    self.reply(seat, "common/paused", out, verb=parsed.verb)
+                    return
+        self.ruleset.on_thread_post(seat, text, out)
 
     def _private_message(self, sender: str, seat: int | None, text: str, out: Step) -> None:
         from forumbot.language.parse import parse

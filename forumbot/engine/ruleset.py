@@ -61,6 +61,16 @@ class Ruleset:
         """A player's command by PM (``seat`` may be dead: the ruleset decides what the dead may do)."""
         raise NotImplementedError
 
+    #: player verbs this ruleset reads from a post in the game thread (e.g. day votes where the
+    #: rulebook has them posted); any other command posted in the thread is answered by PM that it
+    #: was not counted (:meth:`Game.apply`)
+    thread_verbs: ClassVar[frozenset[str]] = frozenset()
+
+    def reads_in_thread(self, verb: str) -> bool:
+        """Whether a thread post with command ``verb`` is an input of this ruleset (default:
+        :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
+        return verb in self.thread_verbs
+
     def on_thread_post(self, seat: int, text: str, out: "Step") -> None:
         """A post in the game thread by the player at ``seat``. Default: the dead-player rule of
         :meth:`Game.dead_player_post`."""

@@ -146,6 +146,8 @@ class InterviewVampire(Ruleset):
             return self._refuse(seat, cmd, "not_in_game", out)
         handler(seat, cmd, out)
 
+    thread_verbs = frozenset({"vote"})
+
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Last words and dead players' posts (the engine's rule); in the day, a living player's post
         that is a vote command is his vote. Any other post is talk."""
@@ -153,13 +155,14 @@ class InterviewVampire(Ruleset):
         if not g.player(seat).alive:
             g.dead_player_post(seat, out)
             return
-        if g.phase.kind != "day":
-            return
         from forumbot.language.parse import parse
 
         cmd = parse(text, g.roster, sender_seat=seat)
         if isinstance(cmd, Command) and cmd.verb == "vote":
-            self._day_vote(seat, cmd, out)
+            if g.phase.kind != "day":
+                self._refuse(seat, cmd, "wrong_phase", out)
+            else:
+                self._day_vote(seat, cmd, out)
 
     def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
         g = self.game

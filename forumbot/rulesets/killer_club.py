@@ -197,6 +197,10 @@ class KillerClub(Ruleset):
             return self._refuse(seat, cmd, "not_in_game", out)
         handler(seat, cmd, out)
 
+    def reads_in_thread(self, verb: str) -> bool:
+        """With ``vote_in_thread`` a vote posted in the thread counts; every other command goes by PM."""
+        return verb == "vote" and self.params.vote_in_thread
+
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Last words and dead players' posts (the engine's rule); with ``vote_in_thread``, a living
         player's post that is a vote command is his vote. Any other post is talk."""

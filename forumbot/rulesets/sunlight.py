@@ -153,17 +153,12 @@ class Sunlight(Ruleset):
         handler(seat, cmd, out)
 
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """Commands go by private message: a living player whose thread post reads as a player
-        command is told by PM that it was not counted. A dead player's post follows the
-        last-words rule (:meth:`Game.dead_player_post`)."""
+        """Commands go by private message (a command posted in the thread is answered by the
+        engine's shared rule, :meth:`Game.apply`). A dead player's post follows the last-words rule
+        (:meth:`Game.dead_player_post`)."""
         g = self.game
         if not g.player(seat).alive:
             g.dead_player_post(seat, out)
-            return
-        parsed = parse(text, g.roster, sender_seat=seat)
-        if isinstance(parsed, Command) and parsed.verb in PLAYER_VERBS:
-            g.reply(seat, "common/command_in_thread", out, verb=parsed.verb, targets=g.names(parsed.targets),
-                    number=parsed.number)
 
     def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
         """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""

@@ -408,6 +408,8 @@ class HumanKill(Ruleset):
             return self.params.sage_weight
         return 1.0
 
+    thread_verbs = frozenset({"withdraw"})
+
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Last words and dead players' posts (the engine's rule); a banished Utsuho's one post;
         浓雾: long posts are reported to the organisers; in the sage election a post that is
@@ -430,12 +432,11 @@ class HumanKill(Ruleset):
             for org in g.organisers:
                 g.reply(org, "human_kill/long_post", out, player=g.name(seat), length=len(text.strip()),
                         limit=self.params.noumu_limit)
-        if g.phase.kind in ("election", "sage_runoff"):
-            from forumbot.language.parse import parse
+        from forumbot.language.parse import parse
 
-            cmd = parse(text, g.roster, sender_seat=seat)
-            if isinstance(cmd, Command) and cmd.verb == "withdraw":
-                self._withdraw(seat, cmd, out)
+        cmd = parse(text, g.roster, sender_seat=seat)
+        if isinstance(cmd, Command) and cmd.verb == "withdraw":
+            self._withdraw(seat, cmd, out)  # refused by PM outside the sage election
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds."""
