@@ -113,7 +113,7 @@ def check(
     if warning := past_start_warning(c):
         typer.echo(warning)
     if forum:
-        from forumbot.forums.check import _report, diagnose
+        from forumbot.forums.check import _report, account_report, diagnose
 
         try:
             f = make_forum(c.forum, c.base_dir)
@@ -123,9 +123,14 @@ def check(
         try:
             for line in _report(f, c.forum, recipients=len(c.players) + len(c.organisers)):
                 typer.echo(line)
+            lines, missing = account_report(f, c.players, c.organisers)
         except ForumError as exc:
             typer.echo(diagnose(exc, c.forum), err=True)
             raise typer.Exit(1) from None
+        for line in lines:
+            typer.echo(line)
+        if missing:
+            raise typer.Exit(1)
 
 
 @app.command("run")

@@ -111,6 +111,12 @@ class Forum(Protocol):
         """The user name the forum shows for the logged-in account."""
         ...
 
+    def find_user(self, name: str) -> str | None:
+        """The account ``name`` as the forum spells it, or None when no such account exists. Used by
+        ``forumbot check --forum`` to check the roster before a season. Raises ForumError when the
+        forum does not say."""
+        ...
+
     def thread_posts(self, thread_id: int, after_post_id: int | None = None) -> list[ThreadPost]:
         """Posts of the thread newer than ``after_post_id`` (all when ``None``), oldest first.
 

@@ -109,6 +109,53 @@ def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
                f"{FLOOD_SECONDS:g} unless the administrator lowered 防灌水 → 两次发表时间间隔 and UCenter's pmfloodctrl.")
 
 
+def account_report(forum, players: list[str], organisers: list[str]) -> tuple[list[str], int]:
+    """Lines saying whether every player's and organiser's account exists on ``forum`` (exactly as the
+    season file spells it), and how many do not. A missing name is looked up once more in its
+    simplified/traditional, half-width and case variants, to show the account meant (赵六 for 趙六).
+    Raises ForumError when the forum cannot be asked."""
+    problems: list[str] = []
+    checked: set[str] = set()
+    for role, names in (("player", players), ("organiser", organisers)):
+        for name in names:
+            if name in checked:
+                continue
+            checked.add(name)
+            found = forum.find_user(name)
+            if found == name:
+                continue
+            if found is not None:  # the forum matched it loosely (case) but spells it otherwise
+                problems.append(f"  ERROR: {role} {name}: the forum spells this account {found}: write it exactly so "
+                                "(commands are matched by the exact name)")
+                continue
+            near = next((v for v in name_variants(name) if forum.find_user(v) is not None), None)
+            hint = f"; the account {near} exists: is it this player? Write the name exactly as the forum does" if near \
+                else "; check the spelling (simplified/traditional characters, spaces, case) on the forum"
+            problems.append(f"  ERROR: {role} {name}: no account of this name on the forum{hint}")
+    n_players, n_orgs = len(set(players)), len(set(organisers) - set(players))
+    who = f"{n_players} player{'s' * (n_players != 1)}" + (f" and {n_orgs} organiser{'s' * (n_orgs != 1)}" if n_orgs else "")
+    if not problems:
+        return [f"Accounts: the {who} all have an account on the forum."], 0
+    return ([f"Accounts: {len(problems)} of the {who} have no account of that exact name on the forum:", *problems,
+             "  Fix players / organisers in the season file: a private message (a role!) to a name without an "
+             "account cannot be delivered."], len(problems))
+
+
+def name_variants(name: str) -> list[str]:
+    """Other spellings of ``name`` a roster mistake often is: traditional/simplified (OpenCC), half-width
+    (NFKC), other case; without ``name`` itself and without repeats."""
+    import unicodedata
+
+    import opencc
+
+    out: list[str] = []
+    for variant in (opencc.OpenCC("t2s").convert(name), opencc.OpenCC("s2t").convert(name),
+                    unicodedata.normalize("NFKC", name), name.lower(), name.capitalize(), name.upper()):
+        if variant != name and variant not in out:
+            out.append(variant)
+    return out
+
+
 def _short(text: str, limit: int = 70) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

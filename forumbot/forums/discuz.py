@@ -271,6 +271,29 @@ class DiscuzForum(DiscuzInbox):
         return {"uid": self._uid, "username": self._user, "groupid": self._group[0], "grouptitle": self._group[1],
                 "cookiepre": self._cookiepre}
 
+    def find_user(self, name: str) -> str | None:
+        """The account ``name`` as the forum spells it, or None: ``module=profile&username=NAME`` answers
+        the member's ``space`` (``uid`` > 0; X3.5 adds ``home_no_privilege`` for a guest), or
+        ``space_does_not_exist``. The name is sent in the site's charset (a name GBK cannot write is no
+        account of a GBK site). Raises ForumError when the answer says neither."""
+        if self._uid <= 0:
+            self.login()
+        try:
+            query = urlencode({"version": "4", "module": "profile", "username": name}, encoding=self._send_charset())
+        except UnicodeEncodeError:
+            return None
+        answer = api.parse_answer(self.http.get(f"{api.API}?{query}"))
+        self._note(answer)
+        if not answer.json:
+            raise LayoutChanged(self._url("profile", {"username": name}), f"a JSON answer (got HTTP {answer.status})")
+        space = answer.variables.get("space") or {}
+        if api.to_int(space.get("uid")) > 0:
+            return str(space.get("username") or name)
+        if answer.messageval == "space_does_not_exist":
+            return None
+        raise NotAllowed(f"the forum did not say whether the account {name!r} exists "
+                         f"({answer.messageval or 'no member in the answer'})")
+
     def _read(self, module: str, params: Mapping[str, Any]) -> api.Answer:
         """A logged-in GET; logs in again once when the answer shows a guest."""
         if self._uid <= 0:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -125,6 +125,15 @@ class FlaskBBForum:
             self._page("/", pages.parse_common_page)
         assert self._user is not None
         return self._user
+
+    def find_user(self, name: str) -> str | None:
+        """``name`` if the forum has an account of exactly that name (its profile page ``/user/NAME``),
+        None when that page is 404. Raises ForumError when the page cannot be read."""
+        try:
+            self._page(f"/user/{quote(name, safe='')}", pages.parse_common_page)
+        except NotFound:
+            return None
+        return name
 
     def _mark_logged_in(self, common: pages.PageCommon) -> None:
         self._logged_in = True

@@ -85,6 +85,11 @@ class MemoryForum:
         self._req()
         return self.username
 
+    def find_user(self, name: str) -> str | None:
+        """``name`` when ``users`` is empty (every account exists) or holds it; else None."""
+        self._req()
+        return name if not self.users or name in self.users else None
+
     def thread_posts(self, thread_id: int, after_post_id: int | None = None) -> list[ThreadPost]:
         self._req()
         if thread_id not in self.threads:

@@ -73,3 +73,32 @@ def test_missing_password_variable_is_a_settings_problem(forum, tmp_path):
     )
     assert done.returncode == 2
     assert "FC_PW" in done.stderr and "Traceback" not in done.stderr
+
+
+def _season_check(tmp_path, forum, players: list[str], organisers: list[str]):
+    season = tmp_path / "season.toml"
+    names = ", ".join(f'"{p}"' for p in players)
+    orgs = ", ".join(f'"{o}"' for o in organisers)
+    season.write_text(f'name = "账号检查"\nruleset = "sunlight"\nplayers = [{names}]\norganisers = [{orgs}]\n'
+                      f'[forum]\nforum_id = {forum.forum_id}\n' + _table(forum), "utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "forumbot", "check", str(season), "--forum"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "FC_PW": forum.judge.password},
+    )
+
+
+def test_season_check_finds_every_account(forum, judge, tmp_path):
+    assert judge.find_user("小红") == "小红" and judge.find_user("小紅") is None
+    done = _season_check(tmp_path, forum, ["小明", "小红", "alice", "bob", "王大锤"], ["bob"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Accounts: the 5 players all have an account on the forum." in done.stdout
+
+
+def test_season_check_names_a_player_without_an_account(forum, tmp_path):
+    # 小紅 is the traditional spelling of the account 小红; 主持人 has no account at all.
+    done = _season_check(tmp_path, forum, ["小明", "小紅", "alice", "bob", "王大锤"], ["主持人"])
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Accounts: 2 of the 5 players and 1 organiser have no account of that exact name" in done.stdout
+    assert "player 小紅: no account of this name on the forum; the account 小红 exists" in done.stdout
+    assert "organiser 主持人: no account of this name" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr

@@ -201,7 +201,9 @@ class FakeDiscuz:
     # -- HTTP ------------------------------------------------------------------------------------------
 
     def handle(self, request: httpx.Request) -> httpx.Response:
-        params = {k: v for k, v in request.url.params.items()}
+        codec = "gbk" if self.charset.upper() == "GBK" else "utf-8"  # a GBK site reads its query as GBK
+        params = {k: v[-1] for k, v in parse_qs(request.url.query.decode("ascii"), keep_blank_values=True,
+                                                encoding=codec, errors="replace").items()}
         form = self._form(request)
         token = request.headers.get("cookie", "")
         cookies = dict(part.strip().split("=", 1) for part in token.split(";") if "=" in part)
@@ -400,6 +402,16 @@ class FakeDiscuz:
         me.lastpost = self.now()
         pm = self._store_pm(me, to, ctx.form.get("message", ""))
         return ctx.answer(message="do_success", pmid=str(pm.pmid))
+
+    def _m_profile(self, ctx: _Ctx) -> httpx.Response:
+        # home_space.php: fetch_by_username (MySQL's collation ignores Latin case), else space_does_not_exist;
+        # a guest also gets home_no_privilege with the space filled (captures/utf8-profile/).
+        wanted = ctx.params.get("username", "")
+        user = next((u for u in self.users.values() if u.name.casefold() == wanted.casefold()), None)
+        if user is None:
+            return ctx.answer(message="space_does_not_exist")
+        space = {"uid": str(user.uid), "username": user.name, "groupid": user.groupid}
+        return ctx.answer(message=None if ctx.me else "home_no_privilege//1", space=space)
 
     def _m_mypm(self, ctx: _Ctx) -> httpx.Response:
         if ctx.me is None:

@@ -65,10 +65,13 @@ def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
         'organisers = ["主持人", "副主持"]\n'
         f'[forum]\nengine = "discuz"\nbase_url = "{site.fake.base}"\nusername = "法官"\npassword_env = "DZ_PW"\n'
         "forum_id = 3\n", encoding="utf-8")
+    for name in [*players, "主持人", "副主持"]:
+        site.fake.add_user(name)
     monkeypatch.setenv("DZ_PW", "秘密")
     monkeypatch.setattr(runtime_cli, "make_forum", lambda settings, base_dir: site.client())
     result = CliRunner().invoke(app, ["check", str(config), "--forum"])
     assert result.exit_code == 0, result.output
+    assert "Accounts: the 25 players and 2 organisers all have an account on the forum." in result.output
     assert "markup bbcode" in result.output
     assert "day 1 needs private messages to 27 players and organisers" in result.output
 
@@ -91,3 +94,25 @@ def test_example_season_and_settings(monkeypatch):
         forum.close()
     with pytest.raises(ValueError, match="time zone"):
         ForumSettings(engine="discuz", base_url="http://h", username="u", password_env="X", site_time_zone="Mars/Base")
+
+
+def test_check_cli_names_players_without_an_account(site, tmp_path, monkeypatch):
+    from forumbot import runtime_cli
+    from forumbot.cli import app
+
+    site.fake.add_user("赵六")  # 小明, 小红 and alice have accounts too
+    config = tmp_path / "season.toml"
+    config.write_text(
+        'name = "测试"\nruleset = "sunlight"\nplayers = ["小明", "小红", "趙六", "ALICE"]\norganisers = ["主持人"]\n'
+        f'[forum]\nengine = "discuz"\nbase_url = "{site.fake.base}"\nusername = "法官"\npassword_env = "DZ_PW"\n'
+        "forum_id = 3\n", encoding="utf-8")
+    monkeypatch.setenv("DZ_PW", "秘密")
+    monkeypatch.setattr(runtime_cli, "make_forum", lambda settings, base_dir: site.client())
+    result = CliRunner().invoke(app, ["check", str(config), "--forum"])
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "Accounts: 3 of the 4 players and 1 organiser have no account of that exact name" in out
+    assert "player 趙六: no account of this name on the forum; the account 赵六 exists" in out
+    assert "player ALICE: the forum spells this account alice" in out
+    assert "organiser 主持人: no account" in out
+    assert "小明" not in out.split("Accounts:")[1]

@@ -207,3 +207,43 @@ def test_after_a_stalled_new_thread_request_the_thread_is_found():
                                                       fid="2")])
     judge, _ = replay(c)
     assert judge.find_thread(2, "重复开帖测试") == 2
+# -- looking up an account (utf8-profile/, gbk-profile/) -------------------------------------------------
+
+def test_find_user_on_recorded_profile_answers():
+    c = tape(*LOGIN_JUDGE, "utf8-profile")
+    judge, _ = replay(c)
+    assert judge.find_user("赵六") == "赵六"
+    assert judge.find_user("趙六") is None  # space_does_not_exist
+    assert judge.find_user("郑十") == "郑十"
+    assert judge.find_user("法官") == "法官"
+    assert judge.find_user("Alice") is None
+    assert [r.query["username"] for r in c.sent("profile")] == ["赵六", "趙六", "郑十", "法官", "Alice"]
+    assert not c.unused()
+
+
+def test_find_user_on_a_gbk_site_sends_the_name_in_gbk():
+    from urllib.parse import quote
+
+    import httpx
+
+    c = tape("gbk/010_login_get_v3_张三.json", "gbk/011_login_post_v3_张三.json",
+             "gbk/012_forumindex_after_login_张三.json", "gbk-profile", charset="gbk")
+    queries: list[bytes] = []
+
+    def spy(request: httpx.Request) -> httpx.Response:
+        queries.append(request.url.query)
+        return c.handle(request)
+
+    from discuz_helpers import Clock
+
+    from forumbot.forums.discuz import DiscuzForum
+
+    clock = Clock()
+    player = DiscuzForum("http://127.0.0.1:18765", "张三", "pw", transport=httpx.MockTransport(spy), sleep=clock.sleep,
+                         monotonic=clock.epoch, clock=clock, retries=0, charset="gbk")
+    assert player.find_user("赵六") == "赵六"
+    assert player.find_user("趙六") is None
+    profile = [q.decode() for q in queries if b"module=profile" in q]
+    assert len(profile) == 2 and quote("赵六".encode("gbk")) in profile[0]
+    assert player.find_user("玩家😀") is None  # GBK cannot write it: no such account, no request
+    assert len([q for q in queries if b"module=profile" in q]) == 2
