@@ -58,6 +58,7 @@ from forumbot.forums.errors import AuthFailed, ForumDown, LayoutChanged, NotAllo
 log = logging.getLogger(__name__)
 _CURSOR_KIND = "discuz/1"
 _FIND_THREAD_PAGES = 3
+_SENT_WINDOWS_KEPT = 50
 _LOGIN_REFUSED = ("login_invalid", "login_password_invalid", "login_question_invalid", "login_strike",
                   "location_login_failed", "login_user_locked")
 
@@ -122,6 +123,9 @@ class DiscuzForum(DiscuzInbox):
         self._threads: dict[int, dict[str, int]] = {}
         self._convs: dict[int, dict[str, Any]] = {}
         self._post_place: dict[int, tuple[int, int]] = {}  # pid -> (tid, fid)
+        self._sent_windows: dict[int, tuple[datetime, datetime]] = {}  # pmid -> (request, answer) of our sends
+        self._pm_anchor: tuple[int, datetime] | None = None  # the highest pmid read and its earliest instant
+        self._write_started = clock()
 
     def __repr__(self) -> str:
         return f"DiscuzForum({self.base_url!r}, user={self.username!r})"
@@ -314,6 +318,8 @@ class DiscuzForum(DiscuzInbox):
             self.login()
         fixed: set[str] = set()
         while True:
+            self.http.sleep(self.http.write_wait_seconds())  # pace here, so that the start is known
+            self._write_started = self._clock()
             answer = self._post(module, params, {**fields, "formhash": self._formhash})
             if not answer.json:
                 if answer.stale_formhash and "formhash" not in fixed:
@@ -495,7 +501,11 @@ class DiscuzForum(DiscuzInbox):
         pmid = api.to_int(answer.variables.get("pmid"))
         if answer.messageval == "do_success":
             if pmid > 0:
-                return SentMessage(pmid, 0, user, self._clock())
+                now = self._clock()
+                self._sent_windows[pmid] = (self._write_started, now)
+                for old in sorted(self._sent_windows)[:-_SENT_WINDOWS_KEPT]:
+                    del self._sent_windows[old]
+                return SentMessage(pmid, 0, user, now)
             found = self.find_sent_pm(user, subject) if subject else None
             if found is not None:
                 return found
@@ -557,7 +567,9 @@ class DiscuzForum(DiscuzInbox):
         """Polling memory as JSON-able data: thread hints (pid, position) and conversations seen."""
         return {"kind": _CURSOR_KIND, "base_url": self.base_url,
                 "threads": {str(k): dict(v) for k, v in self._threads.items()},
-                "conversations": {str(k): dict(v) for k, v in self._convs.items()}}
+                "conversations": {str(k): dict(v) for k, v in self._convs.items()},
+                "pm_anchor": [self._pm_anchor[0], self._pm_anchor[1].isoformat()] if self._pm_anchor else None,
+                "sent": {str(k): [a.isoformat(), b.isoformat()] for k, (a, b) in self._sent_windows.items()}}
 
     def import_cursor(self, data: Mapping[str, Any]) -> None:
         """Restores :meth:`export_cursor` output; data from another engine, version or forum is ignored."""
@@ -568,9 +580,14 @@ class DiscuzForum(DiscuzInbox):
             convs = {int(k): {"touid": int(v["touid"]), "marker": str(v["marker"]), "pending": int(v["pending"]),
                               "last_seen": int(v["last_seen"]), "last": int(v["last"])}
                      for k, v in data["conversations"].items()}
+            anchor = data.get("pm_anchor")
+            pm_anchor = (int(anchor[0]), datetime.fromisoformat(anchor[1])) if anchor else None
+            sent = {int(k): (datetime.fromisoformat(a), datetime.fromisoformat(b))
+                    for k, (a, b) in (data.get("sent") or {}).items()}
         except (KeyError, TypeError, ValueError, AttributeError):
             return
         self._threads, self._convs = threads, convs
+        self._pm_anchor, self._sent_windows = pm_anchor, sent
 
 
 def _bbcodefp(body: str) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.forums import discuz_api as api
@@ -31,10 +32,20 @@ class DiscuzInbox:
     """Reading the judge's private messages and finding the ones it sent."""
 
     def private_messages(self, after_message_id: int | None = None) -> list[PrivateMessage]:
-        """Messages received newer than ``after_message_id`` (all when None), oldest first (by pmid)."""
+        """Messages received newer than ``after_message_id`` (all when None), oldest first (by pmid).
+
+        The order is the forum's own: ``pmid`` is global to UCenter and grows as messages are stored, so
+        seven ballots sent in one second come in the order they were stored, whatever their relative
+        times. Each message's time window (``time_utc`` … ``time_utc + time_precision_seconds``) is the
+        one its relative text allows, narrowed by that order (:func:`narrow_by_order`): never earlier than
+        a lower pmid's earliest instant (this poll's, the last poll's, or a message the judge sent, known
+        to the second), never later than a higher pmid's latest. So the windows never contradict the pmid
+        order and sorting by ``time_utc`` keeps it.
+        """
         after = int(after_message_id or 0)
         rows = self._changed_conversations(after)
         found: list[PrivateMessage] = []
+        seen: list[_Msg] = []
         waiting = False
         for plid, row in rows.items():
             known = self._convs.get(plid, {})
@@ -55,11 +66,31 @@ class DiscuzInbox:
                 "last": max([m.message.message_id for m in received] + [int(known.get("last", 0))]),
             }
             self._convs[plid] = state
+            seen.extend(messages)
             found.extend(m.message for m in received if m.message.message_id > after)
         if waiting:
             log.info("a private message is not yet readable in its conversation: reading the inbox again next poll")
             return []
-        return sorted(found, key=lambda m: m.message_id)
+        windows = narrow_by_order(
+            {m.message.message_id: (m.message.time_utc, m.message.time_utc + timedelta(
+                seconds=m.message.time_precision_seconds)) for m in seen}, self._pm_anchors())
+        out = []
+        for m in sorted(found, key=lambda m: m.message_id):
+            lo, hi = windows[m.message_id]
+            out.append(replace(m, time_utc=lo, time_precision_seconds=(hi - lo).total_seconds()))
+        if windows and (self._pm_anchor is None or max(windows) > self._pm_anchor[0]):
+            top = max(windows)
+            self._pm_anchor = (top, windows[top][0])
+        return out
+
+    def _pm_anchors(self) -> dict[int, tuple[datetime, datetime]]:
+        """Windows known better than from relative texts: the messages the judge sent (pmid, from the
+        request to the answer) and the highest pmid of the last poll (its earliest instant)."""
+        anchors = dict(self._sent_windows)
+        if self._pm_anchor is not None:
+            pmid, earliest = self._pm_anchor
+            anchors.setdefault(pmid, (earliest, datetime.max.replace(tzinfo=earliest.tzinfo)))
+        return anchors
 
     def _changed_conversations(self, after: int) -> dict[int, dict[str, Any]]:
         """The conversations to open: rows that changed, are flagged new, or hold messages past ``after``."""
@@ -94,10 +125,16 @@ class DiscuzInbox:
 
     def _open(self, row: Mapping[str, Any], known_last: int) -> tuple[list[_Msg], bool]:
         """Messages of a conversation newer than ``known_last`` (newest page, then older pages as needed),
-        and whether the view agrees with the list row (False: the newest message is not visible yet)."""
+        and whether the view agrees with the list row (False: the newest message is not visible yet).
+
+        Pages are counted from the newest end on a real X3.5: no ``page`` gives the newest page (full),
+        and page 1 holds the oldest leftover (16 messages, 5 a page: 1, 5, 5, 5). A message stored in the
+        current second is counted in ``count`` but not shown yet (capture ``gbk-pm-same-second/``).
+        """
         messages: dict[int, _Msg] = {}
         page: int | None = None
         newest_page_last: _Msg | None = None
+        missing = False
         while True:
             params: dict[str, Any] = {"subop": "view", "touid": row["touid"], "perpage": _PM_PER_PAGE}
             if page is not None:
@@ -114,11 +151,14 @@ class DiscuzInbox:
             if page is None:
                 newest_page_last = max(batch, key=lambda m: m.message.message_id, default=None)
                 page = api.to_int(answer.variables.get("page"), 1)
+                count = api.to_int(answer.variables.get("count"))
+                per_page = api.to_int(answer.variables.get("perpage")) or _PM_PER_PAGE
+                missing = len(items) < min(count, per_page)
             oldest = min((m.message.message_id for m in batch), default=0)
             if page <= 1 or not batch or oldest <= known_last:
                 break
             page -= 1
-        ok = newest_page_last is not None and newest_page_last.sender_uid == row["msgfromid"] and (
+        ok = not missing and newest_page_last is not None and newest_page_last.sender_uid == row["msgfromid"] and (
             fp(newest_page_last.message.body, 12) == fp(row["summary"], 12) or not fp(row["summary"]))
         ordered = sorted(messages.values(), key=lambda m: m.message.message_id)
         return [m for m in ordered if m.message.message_id > known_last], ok
@@ -171,6 +211,34 @@ class DiscuzInbox:
                 continue
             break
         return None
+
+
+def narrow_by_order(windows: Mapping[int, tuple[datetime, datetime]],
+                    anchors: Mapping[int, tuple[datetime, datetime]] | None = None) -> dict[int, tuple[datetime, datetime]]:
+    """``{pmid: (earliest, latest)}`` narrowed so that a higher pmid is never earlier than a lower one.
+
+    ``windows`` are the windows the relative texts allow; ``anchors`` more windows (messages the judge
+    sent, a previous poll's) that bound the others but are not returned. A message stored after another
+    (higher pmid) was sent no earlier than the other's earliest instant and the other no later than its
+    latest. A window that would become empty (clock skew) keeps its own earliest instant.
+    """
+    merged = {**(anchors or {}), **windows}
+    order = sorted(merged)
+    lo: dict[int, datetime] = {}
+    hi: dict[int, datetime] = {}
+    floor = None
+    for pmid in order:
+        floor = merged[pmid][0] if floor is None else max(floor, merged[pmid][0])
+        lo[pmid] = floor
+    ceiling = None
+    for pmid in reversed(order):
+        ceiling = merged[pmid][1] if ceiling is None else min(ceiling, merged[pmid][1])
+        hi[pmid] = ceiling
+    out = {}
+    for pmid in windows:
+        a, b = lo[pmid], hi[pmid]
+        out[pmid] = (a, b) if a <= b else (windows[pmid][0], max(windows[pmid][0], b))
+    return out
 
 
 class _Msg:

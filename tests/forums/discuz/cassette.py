@@ -9,8 +9,8 @@ order, and fails the test when the adapter asks for something the real forum was
 Matching: the next unused exchange with the same method and module whose recorded ``subop``, ``tid``,
 ``fid``, ``touid``, ``filter`` and ``page`` the request repeats (``version``, ``perpage``, ``ppp`` and
 form fields are not compared: they are recorded in :attr:`Cassette.requests` for the test to check).
-A GET ``forumindex`` or ``login`` the recording does not have next is answered by the latest one
-served (the adapter reads the formhash at other moments than the recording client did); ``?check``
+A GET ``forumindex`` or ``login`` is answered by the next recorded GET of either (both give the
+session and its formhash), or, when the recording has none next, by the latest one served (the adapter reads the formhash at other moments than the recording client did); ``?check``
 is answered by ``check`` (a recorded answer) or an empty body, as a fresh install answers.
 """
 
@@ -152,9 +152,12 @@ class Cassette:
 
     def _next(self, method: str, query: dict[str, str]) -> Exchange | None:
         module = query.get("module", "")
+        ambient = method == "GET" and module in _AMBIENT
         for e in self.exchanges:
             if e.used:
                 continue
+            if ambient and e.method == "GET" and e.module in _AMBIENT:
+                return e  # a guest GET login and a GET forumindex both give the session and its formhash
             if e.method == method and e.module == module and all(
                     e.query[k] == query.get(k) for k in _KEYS if k in e.query):
                 return e

@@ -340,3 +340,32 @@ def test_forum_down_on_a_write_is_not_retried(site):
     judge.http.client._transport = __import__("httpx").MockTransport(broken)
     with pytest.raises(ForumDown, match="may or may not"):
         judge.reply(tid, "x")
+
+
+def test_pms_of_one_second_keep_the_pmid_order_in_their_times(site):
+    """Seven ballots stored in one second, read 50 s later while the forum's clock moves between the
+    conversation views: the relative texts alone would date the last one first (issue: 「按收到的先后次序」
+    listed it first). Times are narrowed so that sorting by time keeps the pmid order."""
+    players = [f"玩家{i}" for i in range(7)]
+    for name in players:
+        site.fake.add_user(name)
+    judge = site.client()
+    judge.login()
+    site.clock.advance(0.2)
+    for name in players:
+        site.fake.player_pm(name, "法官", "投 小红")
+    site.clock.advance(50.5)
+    handle = site.fake.handle
+
+    def slow(request):  # each answer takes 0.3 s: the views straddle whole seconds of the forum
+        site.clock.advance(0.3)
+        return handle(request)
+
+    site.fake.handle = slow
+    judge.http.client._transport = __import__("httpx").MockTransport(slow)
+    got = judge.private_messages()
+    assert [m.sender for m in got] == players
+    times = [m.time_utc for m in got]
+    assert times == sorted(times)
+    for m, pm in zip(got, site.fake.pms, strict=True):  # every window still holds the true time
+        assert m.time_utc.timestamp() <= pm.dateline <= m.time_utc.timestamp() + m.time_precision_seconds

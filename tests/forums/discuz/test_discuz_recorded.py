@@ -7,13 +7,15 @@ account, and :class:`cassette.Cassette` fails the test if it asks the forum some
 from __future__ import annotations
 
 import itertools
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from cassette import Cassette, body, capture, load
+from cassette import CAPTURES, Cassette, body, capture, load
 from discuz_helpers import replay
 
 from forumbot.forums.base import ThreadPost
-from forumbot.forums.discuz_api import FLOOD_SECONDS, ConversationLimit
+from forumbot.forums.discuz_api import ConversationLimit, plain
+from forumbot.forums.discuz_pm import fp
 from forumbot.forums.errors import AuthFailed, NotFound, RateLimited, SendFailed
 from forumbot.forums.settings import ForumSettings
 
@@ -36,8 +38,8 @@ def test_login_v3_answers_login_succeed():
     judge, _ = replay(c)
     judge.login()
     assert judge.whoami() == "法官" and judge.account()["groupid"] == "1"
-    assert [r.module for r in c.requests] == ["", "login", "login", "forumindex"]
-    assert c.sent("login")[1].form["username"] == "法官"
+    posts = [r for r in c.requests if r.method == "POST"]
+    assert [(r.module, r.query["version"], r.form["username"]) for r in posts] == [("login", "3", "法官")]
 
 
 def test_login_v4_answers_503_html_although_logged_in():
@@ -58,7 +60,7 @@ def test_wrong_password_is_login_invalid_with_v3_and_v4(version, files):
         player.login()
     with pytest.raises(AuthFailed, match="not trying again"):
         player.login()
-    assert len(c.sent("login")) == 2  # the refused login is not tried again at once
+    assert len([r for r in c.sent("login") if r.method == "POST"]) == 1  # not tried again at once
 
 
 # -- errors (utf8-errors/) -----------------------------------------------------------------------------
@@ -108,7 +110,7 @@ def test_pm_to_unknown_user_and_to_oneself_are_send_failures():
 
 def test_discuz_spaces_writes_16_seconds_by_default():
     settings = ForumSettings(engine="discuz", base_url="http://x", username="法官", password_env="X")
-    assert settings.min_write_interval_seconds == FLOOD_SECONDS == 16
+    assert settings.min_write_interval_seconds == 16
 
 
 def _gaps(cassette: Cassette, module: str) -> list[float]:
@@ -207,6 +209,8 @@ def test_after_a_stalled_new_thread_request_the_thread_is_found():
                                                       fid="2")])
     judge, _ = replay(c)
     assert judge.find_thread(2, "重复开帖测试") == 2
+
+
 # -- looking up an account (utf8-profile/, gbk-profile/) -------------------------------------------------
 
 def test_find_user_on_recorded_profile_answers():
@@ -247,3 +251,61 @@ def test_find_user_on_a_gbk_site_sends_the_name_in_gbk():
     assert len(profile) == 2 and quote("赵六".encode("gbk")) in profile[0]
     assert player.find_user("玩家😀") is None  # GBK cannot write it: no such account, no request
     assert len([q for q in queries if b"module=profile" in q]) == 2
+
+
+# -- private messages: pmid order, relative times, pages, the current second (utf8-after-season/, gbk-pm-*) -----
+
+def _known_conversations(list_capture: str, *, except_plid: int) -> dict:
+    """A cursor under which every conversation of a recorded inbox list is already read but one."""
+    convs = {}
+    for r in capture(list_capture)["json"]["Variables"]["list"]:
+        if int(r["plid"]) != except_plid:
+            marker = f"{int(r['msgfromid'])}|{fp(plain(r['message']), 60)}"
+            convs[r["plid"]] = {"touid": int(r["touid"]), "marker": marker, "pending": 0, "last_seen": 0, "last": 0}
+    return {"kind": "discuz/1", "base_url": "http://127.0.0.1:18765", "threads": {}, "conversations": convs}
+
+
+def test_a_conversation_is_read_in_pmid_order_with_windows_that_keep_it():
+    c = Cassette([*tape(*LOGIN_JUDGE).exchanges, *load("utf8-after-season/004_mypm_list_法官.json"),
+                  *load("utf8-after-season/006_mypm_view_touid5_perpage100_judge.json")])
+    judge, clock = replay(c)
+    judge.import_cursor(_known_conversations("utf8-after-season/004_mypm_list_法官.json", except_plid=2))
+    got = judge.private_messages()
+    assert [(m.message_id, m.body) for m in got] == [(9, "投 王五"), (30, "杀 孙七"), (33, "投 张三 周八"),
+                                                     (42, "杀 赵六"), (45, "投 周八 张三"), (52, "杀 周八"),
+                                                     (55, "投 张三")]
+    assert all(m.sender == "李四" for m in got) and [r.query.get("touid") for r in c.sent("mypm")] == [None, "5"]
+    # "半小时前" (pmid 9) is 30 to 60 minutes; "24 分钟前" (pmid 30) 24 to 25 minutes before the read
+    assert got[0].time_utc == clock.now - timedelta(seconds=3601) and got[0].time_precision_seconds == 1801
+    assert got[1].time_utc == clock.now - timedelta(minutes=25) and got[1].time_precision_seconds == 60
+    times = [m.time_utc for m in got]
+    assert times == sorted(times)
+
+
+def test_the_judges_own_message_bounds_a_late_ballot_read_as_2_minutes_ago():
+    """late-ballot/: the judge's PM 14 went out at 06:46:59; 吴九's ballot (pmid 15, truly 06:47:12, 5 s
+    after the 06:47:07 deadline) was read 138 s later as "2 分钟前", which alone allows 06:46:30. Stored
+    after PM 14, it cannot be earlier than that send."""
+    from forumbot.forums.discuz_pm import narrow_by_order
+
+    truth = {int(line.split("\t")[0]): datetime.fromisoformat(line.split("\t")[2].strip()).replace(tzinfo=UTC)
+             for line in (CAPTURES / "late-ballot" / "pm_true_times_utc8.txt").read_text("utf-8").splitlines()[1:]}
+    read = truth[15] + timedelta(seconds=138)
+    relative = (read - timedelta(seconds=180), read - timedelta(seconds=120))  # "2 分钟前" read at `read`
+    sent = {14: (truth[14] - timedelta(seconds=0.2), truth[14] + timedelta(seconds=0.3))}
+    lo, hi = narrow_by_order({15: relative}, sent)[15]
+    assert relative[0] < truth[14] - timedelta(seconds=1) <= lo <= truth[15] <= hi
+    assert lo > datetime(2026, 12, 1, 6, 46, 58, tzinfo=UTC)
+
+
+def test_a_message_of_the_current_second_holds_the_conversation_back():
+    """gbk-pm-same-second/: the list shows 「同一秒测试 2」 but the view (count 3) shows only two messages,
+    also a second later: nothing is returned this poll, so no later pmid can overtake the hidden one."""
+    c = Cassette([*tape("gbk-pm-same-second/001_login_get_v3_法官.json", "gbk-pm-same-second/002_login_post_v3_法官.json",
+                        "gbk-pm-same-second/003_forumindex_after_login_法官.json",
+                        "gbk-pm-same-second/017_mypm_list_法官.json", "gbk-pm-same-second/018_mypm_view_5_法官.json",
+                        "gbk-pm-same-second/018_mypm_view_5_法官.json").exchanges])
+    judge, clock = replay(c)
+    judge.import_cursor(_known_conversations("gbk-pm-same-second/017_mypm_list_法官.json", except_plid=2))
+    assert judge.private_messages() == [] and clock.slept == [1.0]
+    assert judge.export_cursor()["conversations"]["2"]["pending"] == 1
