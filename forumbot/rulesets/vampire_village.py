@@ -32,6 +32,7 @@ from forumbot.engine.orders import Order
 from forumbot.engine.potions import Potions
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.runoff import RunoffVote, VoteOutcome, seeded_draw
+from forumbot.engine.speaking import speaking_order
 from forumbot.engine.title import Title, settle_election
 from forumbot.engine.triggers import Window, Windows
 from forumbot.engine.types import Event, Step
@@ -117,6 +118,7 @@ class VampireVillage(Ruleset):
         self.guarded: int | None = None
         self.witch_told: int | None = None
         self.window_choice: int | None = None
+        self.hunter_shot = False
         self.skip_day = False
         self.after = "night"
         self.elected = False
@@ -399,6 +401,9 @@ class VampireVillage(Ruleset):
 
     def _shoot(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
+        if g.phase.kind == "shot" and self.windows.current is not None and self.windows.current.seat == seat \
+                and self.powers_lost:
+            return self._refuse(seat, cmd, "powers_lost", out)
         target = self._window_target(seat, cmd, "shot", out)
         if target is None or self._lovers_forbid(seat, target, cmd, out):
             return
@@ -575,8 +580,12 @@ class VampireVillage(Ruleset):
         self.nights.append(dict(self._tonight))
         out.events.append(Event("night_closed", {"round": round_, "target": target, "guarded": self.guarded,
                                                  "saved": saved, "dead": dead}))
+        # 「從被殺者的下一位開始…順時針」: from the seat after the first of the dead as announced (never
+        # the vampires' victim in particular: that would tell who was poisoned), else from seat 1
+        over = self.win_check() is not None
+        order = [] if over or self.skip_day else speaking_order(g.alive(), min(dead) if dead else None, len(g.players))
         g.post("vampire_village/day_open", out, round=round_, dead=self._dead_data(dead), skip=self.skip_day,
-               election=round_ == 1 and not self.elected, alive=g.names(g.alive()),
+               election=round_ == 1 and not self.elected, alive=g.names(g.alive()), over=over, order=g.names(order),
                sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None)
         if self.params.tell_charmed:
             tell(g, [s for s in charmed_now if g.player(s).alive], "vampire_village/charmed", out, round=round_)
@@ -600,10 +609,11 @@ class VampireVillage(Ruleset):
     # --- deaths, windows and votes -----------------------------------------------------------------
     def _die(self, batch: list[tuple[int, str]], out: Step) -> list[int]:
         """Everyone in ``batch`` dies (seat, cause), with their lovers; the elder's death by the village
-        takes the villagers' powers; hunters and the sheriff queue their windows. Returns the dead, in
-        order."""
+        takes the villagers' powers; the batch queues the hunter's window (:meth:`_shot_window_due`),
+        then a window for each sheriff who died. Returns the dead, in order."""
         g = self.game
         dead: list[int] = []
+        successors: list[int] = []
         queue = list(batch)
         while queue:
             seat, cause = queue.pop(0)
@@ -617,11 +627,26 @@ class VampireVillage(Ruleset):
                 out.events.append(Event("powers_lost", {"elder": seat, "cause": cause}))
             for partner in self.links.chain([seat], g.alive()):
                 queue.append((partner, "lover"))
-            if self.role_of(seat) == HUNTER:
-                self.windows.add("shot", seat)
             if self.sheriff.holder == seat:
-                self.windows.add("successor", seat)
+                successors.append(seat)
+        if dead and self._shot_window_due(dead):
+            hunters = [s for s in dead if self.role_of(s) == HUNTER]
+            self.windows.add("shot", hunters[0] if hunters else 0)
+        for seat in successors:
+            self.windows.add("successor", seat)
         return dead
+
+    def _shot_window_due(self, dead: list[int]) -> bool:
+        """Does this batch of deaths open a hunter's window? The rulebook's hunter shoots 「立即」 at
+        death, but his shot is optional and roles stay hidden (README ruling 2026-12): while the hunter
+        is unknown, a window opens after *every* batch of deaths, whoever died, so that the window
+        itself tells nobody whether the hunter was among them; it stops once a shot has revealed him.
+        When roles are announced at death the hunter is public anyway and only his death opens one."""
+        if not self.start_counts.get(HUNTER) or self.hunter_shot:
+            return False
+        if self.params.reveal_roles_at_death:
+            return any(self.role_of(s) == HUNTER for s in dead) and not self.powers_lost
+        return True
 
     def _next(self, out: Step) -> None:
         """Open the next window a death made, or go on with the game (``self.after``)."""
@@ -645,19 +670,23 @@ class VampireVillage(Ruleset):
     def _open_window(self, w: Window, out: Step) -> bool:
         g = self.game
         round_ = g.phase.round
-        if w.kind == "shot":
-            if self.powers_lost:
-                out.events.append(Event("window_skipped", {"kind": "shot", "seat": w.seat, "why": "powers_lost"}))
-                return False
-        elif self.sheriff.holder != w.seat or not g.alive():
+        if w.kind == "successor" and (self.sheriff.holder != w.seat or not g.alive()):
             return False
         self.window_choice = None
         g.open_phase(w.kind, round_, round_, out)
         g.post("vampire_village/window_open", out, kind=w.kind, round=round_, name=g.name(w.seat) if w.kind == "successor" else None,
-               alive=g.names(g.alive()))
-        g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
-                example=g.name(g.alive()[0]))
+               alive=g.names(g.alive()), hidden=not self.params.reveal_roles_at_death)
+        if self._may_shoot(w):
+            g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
+                    example=g.name(g.alive()[0]))
+        elif w.kind == "successor":
+            g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
+                    example=g.name(g.alive()[0]))
         return True
+
+    def _may_shoot(self, w: Window) -> bool:
+        """The current window is a hunter's who may shoot (he died in the batch and keeps his power)."""
+        return w.kind == "shot" and w.seat > 0 and not self.powers_lost
 
     def _close_window(self, out: Step) -> None:
         g = self.game
@@ -666,14 +695,18 @@ class VampireVillage(Ruleset):
         choice = self.window_choice if self.window_choice is not None and g.player(self.window_choice).alive else None
         self.window_choice = None
         if w.kind == "shot":
+            if not self._may_shoot(w):
+                choice = None
             out.events.append(Event("shot", {"seat": w.seat, "target": choice}))
-            lost_before = self.powers_lost
-            dead = self._die([(choice, "shot")], out) if choice is not None else []
-            g.post("vampire_village/window_result", out, kind="shot", round=g.phase.round, how="named" if choice else "nobody",
-                   chosen=g.name(choice) if choice else None, dead=self._dead_data(dead), name=None)
-            self._tell_powers_lost(lost_before, out)
-            if self.check_win(out):
-                return
+            if choice is not None:  # only a shot is announced: no shot says nothing (README ruling 2026-12)
+                self.hunter_shot = True
+                lost_before = self.powers_lost
+                dead = self._die([(choice, "shot")], out)
+                g.post("vampire_village/window_result", out, kind="shot", round=g.phase.round, how="named",
+                       chosen=g.name(choice), dead=self._dead_data(dead), name=None)
+                self._tell_powers_lost(lost_before, out)
+                if self.check_win(out):
+                    return
         else:
             how = "named"
             if choice is None:
@@ -912,7 +945,7 @@ class VampireVillage(Ruleset):
         if alive and kind in ("election", "vote", "runoff"):
             verbs.append("vote")
         w = self.windows.current
-        if kind in ("shot", "successor") and w is not None and w.seat == seat:
+        if kind in ("shot", "successor") and w is not None and w.seat == seat and (kind == "successor" or self._may_shoot(w)):
             verbs.append("shoot" if kind == "shot" else "successor")
         return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
 
@@ -936,8 +969,9 @@ class VampireVillage(Ruleset):
             due += g.living(WITCH)
         elif kind in ("election", "vote", "runoff"):
             due += [s for s in g.alive() if self.vote.ballot_of(s) is None]
-        elif kind in ("shot", "successor") and self.windows.current and self.window_choice is None:
-            due.append(self.windows.current.seat)
+        elif kind in ("shot", "successor") and (w := self.windows.current) and self.window_choice is None \
+                and (kind == "successor" or self._may_shoot(w)):
+            due.append(w.seat)
         return sorted(due)
 
     def summary(self) -> dict[str, Any]:

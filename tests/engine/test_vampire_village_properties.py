@@ -155,7 +155,7 @@ def test_played_games_end_with_a_winner(data, n, seed):
             pool = [g.name(s) for s in (vv.vote.candidates or g.alive())]
             for voter in alive:
                 msgs.append((voter, f"投 {pick(pool)}"))
-        elif kind in ("shot", "successor") and vv.windows.current and data.draw(st.booleans()):
+        elif kind in ("shot", "successor") and vv.windows.current and vv.windows.current.seat and data.draw(st.booleans()):
             msgs.append((g.name(vv.windows.current.seat), ("開槍 " if kind == "shot" else "傳警徽 ") + pick(alive)))
         for sender, text in msgs:
             steps.append(g.apply(Message(sender, text)))

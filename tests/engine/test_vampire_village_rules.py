@@ -59,7 +59,8 @@ def test_vampires_see_each_other_others_only_themselves():
 # --- night 1: cupid and the first night ---------------------------------------------------------------
 def test_first_day_transcript():
     r = transcript("first_day")
-    assert kinds(r) == ["prologue", "cupid", "night", "witch", "election", "election", "vote", "runoff", "night", "witch", "night", "witch"]
+    assert kinds(r) == ["prologue", "cupid", "night", "witch", "election", "election", "vote", "runoff", "night", "witch", "shot", "night",
+                        "witch"]
     assert reasons(r, "E") == ["same_twice"]
     assert [x.to for x in r.phases[1].step.replies if x.key == "vampire_village/lovers"] == ["K", "L"]
     assert reasons(r, "D") == ["already_checked"]
@@ -106,7 +107,7 @@ def test_witch_told_the_victim_and_saves():
 
 def test_witch_one_potion_a_night_each_once_a_game():
     # night 1: save K then poison L: the last stands (poison); night 2: the poison is gone, the antidote still there
-    r = play([[], [["A", "殺 K"]], [["F", "救 K"], ["F", "毒 L"]], [], [], [["A", "殺 M"]], [["F", "毒 N"], ["F", "救 M"]]])
+    r = play([[], [["A", "殺 K"]], [["F", "救 K"], ["F", "毒 L"]], [], [], [], [["A", "殺 M"]], [["F", "毒 N"], ["F", "救 M"]]])
     assert out_names(r) == ["K", "L"]
     assert reasons(r, "F") == ["no_potion"]
     assert replies_to(r, "F", "prompt")[1].data == {"kind": "witch", "round": 2, "victim": "M", "save": True, "poison": False}
@@ -147,7 +148,7 @@ def test_last_vampire_may_not_kill_himself():
 
 
 def test_selfkill_cannot_be_saved_and_the_team_kill_still_happens():
-    r = play([[], [], [], [], [], [["A", "自殺"], ["B", "殺 K"]], [["F", "救 A"]]])
+    r = play([[], [], [], [], [], [["A", "自殺"], ["B", "殺 K"]], [["F", "救 A"]], []])
     assert reasons(r, "F") == ["not_victim"]
     assert sorted(out_names(r)) == ["A", "K"]
     assert kinds(r)[-1] == "night"  # the day was skipped
@@ -164,7 +165,7 @@ def test_elder_two_lives_and_the_witch_saves_at_zero():
 
 
 def test_elder_poisoned_or_executed_takes_the_powers():
-    r = play([[], [], [["F", "毒 I"]], [], [], [["G", "守 K"], ["D", "驗 A"]]])
+    r = play([[], [], [["F", "毒 I"]], [], [], [], [["G", "守 K"], ["D", "驗 A"]]])
     assert r.game.ruleset.powers_lost and reasons(r, "G") == ["powers_lost"] and reasons(r, "D") == ["powers_lost"]
     assert {x.to for x in r.phases[3].step.replies if x.key == "vampire_village/powers_lost"} == set("DFGHJ")
     r = play([[], [], [], [], votes("I", "ABCDEFGHIJKLMN")])
@@ -177,8 +178,11 @@ def test_elder_dying_as_a_lover_keeps_the_powers():
 
 
 def test_hunter_without_power_does_not_shoot():
-    r = play([[], [], [["F", "毒 I"]], [], [], [["A", "殺 H"]], []])
-    assert "shot" not in kinds(r)
+    # the elder poisoned: powers lost; H killed on night 2. The time to shoot still opens (it follows every
+    # death), but H is not asked and his shot is refused
+    r = play([[], [], [["F", "毒 I"]], [], [], [], [["A", "殺 H"]], [], [["H", "開槍 A"]]])
+    assert kinds(r) == ["prologue", "cupid", "night", "witch", "shot", "election", "vote", "night", "witch", "shot", "vote"]
+    assert replies_to(r, "H", "prompt") == [] and reasons(r, "H") == ["powers_lost"] and out_names(r) == ["I", "H"]
 
 
 # --- hunter, lovers, sheriff --------------------------------------------------------------------------
@@ -205,7 +209,7 @@ def test_hunter_shoots_unless_the_game_is_over():
 
 
 def test_sheriff_successor_drawn_when_not_named():
-    r = play([[], [], [], votes("K", "ABCDEFGHIJKLMN"), votes("K", "ABCDEFGHIJLMN"), []])
+    r = play([[], [], [], votes("K", "ABCDEFGHIJKLMN"), votes("K", "ABCDEFGHIJLMN"), [], []])
     assert events(r, "title")[1]["how"] == "drawn" and r.game.player(events(r, "title")[1]["seat"]).alive
 
 
@@ -263,3 +267,64 @@ def test_deadline_of_another_phase_changes_nothing():
     g = Game(Setup("vampire_village", tuple("ABCDEFGHIJKLMN"), seed=1))
     g.start()
     assert not g.apply(Deadline(5)).events
+
+
+# --- what the thread reveals (issue 10) -----------------------------------------------------------------
+def _public(result, locale: str = "zh-Hant") -> list[str]:
+    """Every post before the final post, rendered."""
+    renderer = Renderer(locale)
+    return [renderer.render(p.key, p.data) for ph in result.phases for p in ph.step.posts if p.key != "vampire_village/final"]
+
+
+def test_hunter_window_names_nobody():
+    """A hunter who does not shoot is never revealed: the same game with the hunter's card on another
+    player gives the same thread, and every death gets a time to shoot."""
+    t = load_transcript(T / "vampire_village_hunter_hidden.yaml")
+    r = replay(t)
+    assert kinds(r).count("shot") == 3  # after night 1, the execution and night 2
+    assert [x.data["kind"] for x in replies_to(r, "H", "prompt")] == ["shot"] and replies_to(r, "K", "prompt") == []
+    assert reasons(r, "K") == ["not_your_window"]
+    swapped = replay(t.model_copy(update={"roles": {**t.roles, "H": "villager", "K": "hunter"}}))
+    assert _public(r) == _public(swapped)
+    assert not any("有獵人死亡" in text or "獵人沒有開槍" in text for text in _public(r))
+    assert [e["target"] for e in events(r, "shot")] == [None, None]
+
+
+def test_hunter_shot_is_announced_and_ends_the_windows():
+    r = play([[], [["A", "殺 H"]], [], [["H", "開槍 B"]], [], votes("K", "ACDEFGIJKLMN"), []])
+    assert out_names(r) == ["H", "B", "K"]
+    assert [p.data["chosen"] for p in posts(r, "window_result") if p.data["kind"] == "shot"] == ["B"]
+    assert kinds(r).count("shot") == 1 and kinds(r)[-1] == "night"  # the shot revealed him: no more windows
+
+
+def test_hunter_window_only_at_his_death_when_roles_are_announced():
+    r = play([[], [["A", "殺 K"]], [], [], votes("L", "ABCDEFGHIJKLMN")], params={"reveal_roles_at_death": True})
+    assert "shot" not in kinds(r)
+    r = play([[], [["A", "殺 H"]], []], params={"reveal_roles_at_death": True})
+    assert kinds(r)[-1] == "shot"
+
+
+def test_day_post_speaking_order():
+    r = transcript("hunter_hidden")
+    first, second = posts(r, "day_open")[:2]
+    assert first.data["order"] == list("IJKLMNABCDEFG")        # from the seat after H, clockwise
+    assert second.data["order"][:3] == ["M", "N", "A"]        # after L (night 2); K is out
+    r = play([[], [], []])
+    assert posts(r, "day_open")[0].data["order"] == list("ABCDEFGHIJKLMN")  # nobody died: from seat 1
+
+
+def test_dawn_that_ends_the_game_says_no_more_than_the_dead():
+    roles = {"A": "vampire", "E": "cupid", "F": "seer"}
+    r = play([[], [["A", "殺 K"]]], players=list("AEFK"), roles=roles)
+    day = posts(r, "day_open")[0]
+    assert r.game.finished and day.data["over"] and day.data["order"] == []
+    text = Renderer("zh-Hans").render(day.key, day.data)
+    assert "发言" not in text and "投票" not in text
+
+
+@pytest.mark.parametrize("n", [13, 14, 15, 16, 17])
+def test_opening_mentions_only_the_roles_dealt(n):
+    for locale, piper in (("zh-Hans", "吹笛者"), ("zh-Hant", "吹笛者"), ("en", "piper")):
+        g = Game(Setup("vampire_village", tuple(f"p{i}" for i in range(n)), seed=1))
+        opening = next(p for p in g.start().posts if p.key == "vampire_village/opening")
+        assert piper not in Renderer(locale).render(opening.key, opening.data)
