@@ -198,15 +198,18 @@ class Game:
 
     def dead_player_post(self, seat: int, out: Step) -> None:
         """The last-words rule for a thread post by ``seat``: a dead player's first post within the
-        will window (``will_phases`` phases after the one they died in, when the ruleset's
-        ``may_leave_will`` allows) is their last words; any other post by the dead is reported to
-        the organisers and ignored. Posts by the living change nothing."""
+        will window (``will_phases`` phases after the one they died in, not counting the phase kinds
+        in the ruleset's ``will_skips`` — short windows nobody talks in, such as a hunter's —, when the
+        ruleset's ``may_leave_will`` allows) is their last words; any other post by the dead is
+        reported to the organisers and ignored. Posts by the living change nothing."""
         p = self.player(seat)
         if p.alive:
             return
         window = getattr(self.ruleset.params, "will_phases", 1)
         allowed = getattr(self.ruleset, "may_leave_will", lambda s: True)(seat)
-        if allowed and not p.will_used and p.out_phase is not None and self.phase.id <= p.out_phase + window:
+        skips = getattr(self.ruleset, "will_skips", ())
+        since = sum(1 for ph in self.phases if p.out_phase is not None and ph.id > p.out_phase and ph.kind not in skips)
+        if allowed and not p.will_used and p.out_phase is not None and since <= window:
             p.will_used = True
             out.events.append(Event("last_words", {"seat": seat, "name": p.name}))
             return

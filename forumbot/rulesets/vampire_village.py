@@ -6,8 +6,9 @@ for players and organisers: ``docs/vampire_village.md``.
 
 Timeline: a prologue (role PMs; no commands), then on night 1 a ``cupid`` phase (when a cupid was dealt),
 and every night a ``night`` phase (guard, seer, vampires' kill and self-kill, piper) and a ``witch`` phase
-(when a witch was dealt: she is told the victim and may save or poison). Dawn announces the dead; every
-death that opens a window (the hunter's ``shot``, the sheriff's ``successor``) gets its own phase; day 1
+(when a witch was dealt: she is told the victim and may save or poison). Dawn announces the dead and the
+day's speaking order; after every batch of deaths the hunter's ``shot`` window opens while a hidden hunter
+may still shoot (whoever died: README ruling 2026-12), then each dead sheriff's ``successor``; day 1
 has the sheriff's ``election`` (a revote among the tied is another ``election`` phase); then the day
 ``vote`` and its ``runoff``. A vampire's self-kill skips the next day's talk and vote.
 
@@ -96,6 +97,8 @@ class VampireVillage(Ruleset):
     roles = dict(FACTION)
     default_role = VILLAGER
     phase_kinds = ("prologue", "cupid", "night", "witch", "shot", "successor", "election", "vote", "runoff")
+    #: the death windows do not use up the last-words window (the dead speak when the others do)
+    will_skips = ("shot", "successor")
     min_players = 4
 
     def __init__(self, game: Game, params: VampireVillageParams) -> None:

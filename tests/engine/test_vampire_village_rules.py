@@ -288,6 +288,7 @@ def test_hunter_window_names_nobody():
     assert _public(r) == _public(swapped)
     assert not any("有獵人死亡" in text or "獵人沒有開槍" in text for text in _public(r))
     assert [e["target"] for e in events(r, "shot")] == [None, None]
+    assert events(r, "last_words") == [{"seat": 11, "name": "K"}] and events(r, "dead_player_post") == []
 
 
 def test_hunter_shot_is_announced_and_ends_the_windows():
