@@ -329,7 +329,10 @@ class Sunlight(Ruleset):
         s.clue_options = [c for c in CLUES if c not in s.published] if (p.clue_poll and snapshot) else []
         s.clue_snapshot = snapshot
         s.clue_votes = {}
-        if s.successor_pending is not None or s.clue_options:
+        # The window opens after every vote round that put someone out, clue poll or not: one that
+        # opened only for a voted-out killer's successor would tell everyone the killer was out
+        # (「出局后均不公布身份」).
+        if out_seat is not None or s.successor_pending is not None:
             g.open_phase("poll", round_, round_ + 1, out)
             if s.clue_options:
                 g.post("sunlight/clue_poll", out, round=round_, options=s.clue_options)
