@@ -81,7 +81,7 @@ def future_start(text: str, now: datetime | None = None) -> str:
     zone = ZoneInfo(tomllib.loads(text).get("time_zone", "Asia/Shanghai"))
     tomorrow = ((now or _now()).astimezone(zone) + timedelta(days=1)).date()
     when = f"{tomorrow.isoformat()}T20:00:00"
-    return re.sub(r"^#? ?start = \d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?", f"# start = {when}", text, flags=re.M)
+    return re.sub(r"^#? ?start = \d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?", f"# start = {when}", text, flags=re.MULTILINE)
 
 
 def past_start_warning(c: SeasonConfig, now: datetime | None = None) -> str | None:

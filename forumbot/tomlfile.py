@@ -86,14 +86,14 @@ def read_toml_file(path: Path) -> tuple[str, dict[str, Any]]:
         raise TomlFileError(f"{path} is not valid TOML: {exc}") from None
 
 
-_STRING = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*', re.S)
+_STRING = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*', re.DOTALL)
 
 
 def first_lookalike(text: str) -> tuple[int, int, str] | None:
     """(line, column, character), 1-based, of the first :data:`LOOKALIKES` character outside strings and
     comments of ``text``, or None. A curly quotation mark counts even though it opens a "string"."""
     spans = [m.span() for m in _STRING.finditer(text)]
-    covered = set()
+    covered: set[int] = set()
     for start, end in spans:
         covered.update(range(start, end))
     for index, char in enumerate(text):

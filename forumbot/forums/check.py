@@ -137,8 +137,8 @@ def account_report(forum, players: list[str], organisers: list[str]) -> tuple[li
     if not problems:
         return [f"Accounts: the {who} all have an account on the forum."], 0
     return ([f"Accounts: {len(problems)} of the {who} have no account of that exact name on the forum:", *problems,
-             "  Fix players / organisers in the season file: a private message (a role!) to a name without an "
-             "account cannot be delivered."], len(problems))
+             ("  Fix players / organisers in the season file: a private message (a role!) to a name without an "
+              "account cannot be delivered.")], len(problems))
 
 
 def name_variants(name: str) -> list[str]:

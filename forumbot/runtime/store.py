@@ -188,6 +188,7 @@ class Store:
         """Replace the stored setup (players, draw, ...) of a season that has not started."""
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(SeasonRow, self.season_id)
+            assert row is not None
             row.setup_json = json.dumps(setup, ensure_ascii=False, sort_keys=True)
             s.add(row)
             s.commit()

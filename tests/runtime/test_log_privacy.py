@@ -44,7 +44,7 @@ def test_info_log_is_the_same_whoever_holds_the_roles(tmp_path, caplog):
 
 
 def test_info_log_names_no_recipient_and_counts_no_replies(tmp_path, caplog):
-    s, records = _night_log(tmp_path, ROLES, caplog)
+    _, records = _night_log(tmp_path, ROLES, caplog)
     info = "\n".join(r.getMessage() for r in records if r.levelno >= logging.INFO)
     assert "private message to" not in info and "replies" not in info and "private messages and" not in info
     for sender, _ in NIGHT_1:  # who sent the judge a PM at night is not shown either
@@ -52,6 +52,6 @@ def test_info_log_names_no_recipient_and_counts_no_replies(tmp_path, caplog):
 
 
 def test_debug_log_names_recipients(tmp_path, caplog):
-    s, records = _night_log(tmp_path, ROLES, caplog, level=logging.DEBUG)
+    _, records = _night_log(tmp_path, ROLES, caplog, level=logging.DEBUG)
     debug = "\n".join(r.getMessage() for r in records)
     assert "private message to 李四" in debug and "from 張三" in debug and "replies" in debug

@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from bot_helpers import make_config, make_season
 from typer.testing import CliRunner
 
-from bot_helpers import make_config, make_season
 from forumbot.cli import app
 from forumbot.config import ConfigError, load_config
 from forumbot.engine.ruleset import ruleset_ids
-from forumbot.runtime_cli import future_start
 from forumbot.forums.settings import SettingsError, load_forum_settings
+from forumbot.runtime_cli import future_start
 
 SEASON = '''# 第一季
 name = "版杀第一季"
