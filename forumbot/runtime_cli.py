@@ -174,6 +174,17 @@ def status(config: Path = typer.Argument(..., help="the season file")) -> None:
         pending = set(g.ruleset.pending())
         typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
         typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s not in pending) or 'nobody'}")
+    if bot.thread_commands:
+        typer.echo("  commands posted in the thread (not counted; the player was told by PM):")
+        for pid, name, verb in bot.thread_commands[-10:]:
+            phase = g.phases[pid]
+            typer.echo(f"    {name}: {verb} ({phase.kind} round {phase.round})")
+    for s in bot.straddled():
+        typer.echo(f"  sent around a deadline ({format_local(datetime.fromisoformat(s['deadline']), c.tz, 'en')}): "
+                   f"{s['source']} {s['forum_id']} from {s['sender']}, sent between "
+                   f"{format_local(datetime.fromisoformat(s['earliest']), c.tz, 'en')} and "
+                   f"{format_local(datetime.fromisoformat(s['latest']), c.tz, 'en')}: counted {s['counted']} "
+                   "(schedule.straddling)")
     rows = bot.store.outbox()
     counts: dict[str, int] = {}
     for r in rows:

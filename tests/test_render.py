@@ -113,7 +113,16 @@ def test_every_output_renders(locale, markup):
         assert renderer.render(key, next(o.data for o in outputs() if o.key == key), deadline="2026-12-01 20:00 CST")
 
 
-RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed"}  # rendered by the runtime
+RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed", "common/late"}  # rendered by the runtime
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_late_reply_says_the_round_closed_and_when(locale, markup):
+    text = Renderer(locale, markup).render("common/late", {"closed_phase": "vote", "closed_round": 1, "straddled": True,
+                                                           "closed_at": "2026-12-01 22:00:00 CST"})
+    assert "22:00" in text and {"en": "late", "zh-Hans": "逾期", "zh-Hant": "逾期"}[locale] in text
+    assert {"en": "round 1", "zh-Hans": "第 1 轮", "zh-Hant": "第 1 輪"}[locale] in text
 
 
 def test_every_template_is_used():

@@ -54,9 +54,11 @@ class MemoryForum:
             raise ForumDown("connection lost after the request was sent (memory forum)")
 
     # --- what players do -----------------------------------------------------------------------------
-    def player_pm(self, sender: str, body: str, subject: str = "", at: datetime | None = None) -> int:
-        """``sender`` sends the judge a private message; returns its id."""
-        m = PrivateMessage(self._id(), sender, at or self.clock(), subject, body)
+    def player_pm(self, sender: str, body: str, subject: str = "", at: datetime | None = None,
+                  precision: float = 0.0) -> int:
+        """``sender`` sends the judge a private message; returns its id. ``at`` and ``precision``: the
+        time the forum shows for it (default: now, exact), as :class:`PrivateMessage` has them."""
+        m = PrivateMessage(self._id(), sender, at or self.clock(), subject, body, 0, precision)
         self.inbox.append(m)
         return m.message_id
 

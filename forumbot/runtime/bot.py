@@ -24,6 +24,7 @@ from forumbot.forums.base import Forum
 from forumbot.forums.errors import ForumError
 from forumbot.migrations import upgrade
 from forumbot.render import Renderer
+from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.delivery import Delivery
@@ -37,6 +38,11 @@ CLI = "@cli"
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def _interval(row: InboundRow) -> Interval:
+    """When ``row`` was sent (rows stored before intervals existed: their forum time)."""
+    return Interval(row.earliest or row.sent_at, row.latest or row.sent_at)
 
 
 class Bot:
@@ -75,6 +81,7 @@ class Bot:
     def _rebuild(self) -> None:
         self.game = Game(self.config.setup(self.seed))
         self.timing = Timing()
+        self.thread_commands: list[tuple[int, str, str]] = []  # (phase id, player, verb) answered by PM
         self.seq = 0
         self.started = False
         for row, inbound in self.store.inputs():
@@ -94,6 +101,8 @@ class Bot:
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = self.game.apply(Message(sender, inbound.text, channel))
         self.timing.observe(kind, at, step, self.game, opened_at)
+        self.thread_commands += [(self.game.phase.id, e.data["name"], e.data["verb"])
+                                 for e in step.events if e.kind == "command_in_thread"]
         return step
 
     def deadline(self) -> datetime | None:
@@ -154,23 +163,40 @@ class Bot:
 
     def _poll(self) -> bool:
         began = self.clock()
+        times: dict[str, tuple[datetime, datetime]] = {}  # source -> (read began, read ended)
         try:
             pm_after = self.store.cursor("pm_after")
             post_after = self.store.cursor("post_after")
             cursor = self.store.cursor("forum_cursor")
             if cursor:
                 self.forum.import_cursor(cursor)
+            start = self.clock()
             pms = self.forum.private_messages(pm_after)
-            posts = self.forum.thread_posts(self.thread_id, post_after) if self.thread_id else []
+            times["pm"] = (start, self.clock())
+            posts = []
+            if self.thread_id:
+                start = self.clock()
+                posts = self.forum.thread_posts(self.thread_id, post_after)
+                times["thread"] = (start, self.clock())
         except ForumError as exc:
             log.warning("poll failed: %s", exc)
             return False
         judge = self.config.forum.username
+        read = dict(self.store.cursor("read_began", {}))
+        pm_times = self._intervals("pm", [Stated(m.time_utc, m.time_precision_seconds) for m in pms], read, times)
+        post_times = self._intervals("thread", [Stated(p.time_utc, getattr(p, "time_precision_seconds", 0.0))
+                                                for p in posts], read, times)
         rows = [InboundRow(season_id=0, source="pm", forum_id=m.message_id, sender=m.sender, sent_at=m.time_utc,
-                           subject=m.subject, text=m.body) for m in pms if m.sender != judge]
+                           earliest=t.earliest, latest=t.latest, subject=m.subject, text=m.body)
+                for m, t in zip(pms, pm_times) if m.sender != judge]
         rows += [InboundRow(season_id=0, source="thread", forum_id=p.post_id, sender=p.author, sent_at=p.time_utc,
-                            text=p.text, edited=p.edited) for p in posts if p.author != judge]
-        cursors: dict[str, Any] = {"polled_at": began.isoformat(), "forum_cursor": self.forum.export_cursor()}
+                            earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
+                 for p, t in zip(posts, post_times) if p.author != judge]
+        rows = self._since_first_run(rows)
+        for source, (start, _) in times.items():
+            read[source] = start.isoformat()
+        cursors: dict[str, Any] = {"polled_at": began.isoformat(), "forum_cursor": self.forum.export_cursor(),
+                                   "read_began": read}
         if pms:
             cursors["pm_after"] = max(m.message_id for m in pms)
         if posts:
@@ -181,6 +207,43 @@ class Bot:
                      sum(r.source == "pm" for r in rows), sum(r.source == "thread" for r in rows))
         return True
 
+    def _intervals(self, source: str, stated: list[Stated], read: dict[str, str],
+                   times: dict[str, tuple[datetime, datetime]]) -> list[Interval]:
+        """When each item of one read of ``source`` was sent (see :mod:`forumbot.runtime.arrival`)."""
+        if not stated:
+            return []
+        before = datetime.fromisoformat(read[source]) if source in read else None
+        return intervals(stated, before, times[source][1], self.store.last_earliest(source))
+
+    def _since_first_run(self, rows: list[InboundRow]) -> list[InboundRow]:
+        """Drop what was sent before the season's first run (a judge account's old mail, old posts in a
+        reused thread): it is never an input, and never answered. An item counts only when its
+        earliest possible sending time is at or after the first run."""
+        first = self.store.cursor("first_run")
+        if first is None:
+            return rows
+        since = datetime.fromisoformat(first)
+        kept = [r for r in rows if r.earliest is None or r.earliest >= since]
+        if len(kept) < len(rows):
+            old = [r for r in rows if r not in kept]
+            log.info("poll: %d private messages and %d thread posts sent before this season's first run ignored",
+                     sum(r.source == "pm" for r in old), sum(r.source == "thread" for r in old))
+        return kept
+
+    def read_past(self) -> datetime | None:
+        """The instant every source has been read past: the start of the latest read of the source read
+        least recently (None until each has been read). Nothing sent before it is still unseen."""
+        read = self.store.cursor("read_began", {})
+        sources = ["pm"] + (["thread"] if self.thread_id else [])
+        if any(src not in read for src in sources):
+            return None
+        return min(datetime.fromisoformat(read[src]) for src in sources)
+
+    def straddled(self) -> list[dict[str, Any]]:
+        """Messages whose possible sending times straddled a deadline, for the organiser: source,
+        forum_id, sender, deadline, earliest, latest (ISO times) and how they were counted."""
+        return list(self.store.cursor("straddled", {}).values())
+
     def polled_at(self) -> datetime | None:
         value = self.store.cursor("polled_at")
         return datetime.fromisoformat(value) if value else None
@@ -188,15 +251,17 @@ class Bot:
     # --- applying inputs in order ------------------------------------------------------------------
     def _advance(self) -> None:
         grace = parse_duration(self.config.schedule.grace)
+        rule = self.config.schedule.straddling
         while self.started:
-            now, polled = self.clock(), self.polled_at()
-            pending = self.store.unapplied()
-            nxt = pending[0] if pending else None
+            now, read = self.clock(), self.read_past()
             dl = self.deadline()
+            # The first message in order that counts for the current deadline (all of them when there is
+            # none); a message late for it waits until the deadline is applied.
+            nxt = next((m for m in self.store.unapplied() if dl is None or _interval(m).counts_for(dl, rule)), None)
             tick = self._next_reminder(dl)
             events: list[tuple[datetime, int, str]] = []
             if nxt is not None:
-                events.append((nxt.sent_at, 1, "message"))
+                events.append((nxt.earliest or nxt.sent_at, 1, "message"))
             if tick is not None:
                 events.append((tick[0], 0, "reminder"))
             if dl is not None:
@@ -205,20 +270,38 @@ class Bot:
                 return
             at, _, what = min(events)
             if what == "message":
-                self._apply_message(nxt)
+                if read is None or read < at:
+                    return  # a source has not been read past this message's time: an earlier one may be unseen
+                assert nxt is not None
+                self._apply_message(nxt, dl)
                 continue
-            if now < at or polled is None or polled < at + grace:
+            if now < at or read is None or read < at + grace:
                 return  # the forum has not been read since this instant: wait
             if what == "reminder":
+                assert tick is not None and dl is not None
                 self._remind(tick[1], tick[2], dl)
             else:
+                assert dl is not None
                 self._apply_deadline(dl)
 
-    def _apply_message(self, inbound: InboundRow) -> None:
+    def _apply_message(self, inbound: InboundRow, dl: datetime | None = None) -> None:
         seq = self.seq
-        step = self._step("message", inbound.sent_at, inbound)
-        rows = self._outbox_rows(step, seq, inbound)
-        self._commit(InputRow(seq=seq, kind="message", at=inbound.sent_at, inbound_id=inbound.id), rows)
+        span, rule = _interval(inbound), self.config.schedule.straddling
+        closed = self.timing.last_deadline
+        late = closed is not None and not span.counts_for(closed, rule)
+        # A late message acts (a pause, an extension) from the close it missed, never before it.
+        at = max(span.earliest, closed) if late and closed is not None else span.earliest
+        notes = dict(self.store.cursor("straddled", {}))
+        for when in (dl, closed):
+            if when is not None and span.verdict(when) == "straddles" and str(inbound.id) not in notes:
+                notes[str(inbound.id)] = {"source": inbound.source, "forum_id": inbound.forum_id,
+                                          "sender": inbound.sender, "deadline": when.isoformat(),
+                                          "earliest": span.earliest.isoformat(), "latest": span.latest.isoformat(),
+                                          "counted": "on time" if span.counts_for(when, rule) else "late"}
+        step = self._step("message", at, inbound)
+        rows = self._outbox_rows(step, seq, inbound, late=late, straddled=str(inbound.id) in notes)
+        cursors = {"straddled": notes} if str(inbound.id) in notes else None
+        self._commit(InputRow(seq=seq, kind="message", at=at, inbound_id=inbound.id), rows, cursors)
         where = {"pm": "private message", "thread": "thread post", "cli": "organiser command (CLI)"}[inbound.source]
         # INFO names no private message's sender or forum id (ids grow with every PM the judge sends) and
         # counts no replies: at night they would tell the teams. DEBUG has them.
@@ -226,8 +309,9 @@ class Bot:
             log.info("input #%d: thread post %d from %s: %d posts", seq, inbound.forum_id, inbound.sender, len(step.posts))
         else:
             log.info("input #%d: %s: %d posts", seq, where, len(step.posts))
-        log.debug("input #%d: %s %d from %s: %d replies (to %s), %d posts", seq, where, inbound.forum_id,
-                  inbound.sender, len(step.replies), ", ".join(r.to for r in step.replies) or "nobody", len(step.posts))
+        log.debug("input #%d: %s %d from %s: %d replies (to %s), %d posts%s", seq, where, inbound.forum_id,
+                  inbound.sender, len(step.replies), ", ".join(r.to for r in step.replies) or "nobody", len(step.posts),
+                  " (late)" if late else "")
 
     def _apply_deadline(self, dl: datetime) -> None:
         seq, phase, now = self.seq, self.game.phase, self.clock()
@@ -300,12 +384,17 @@ class Bot:
         return OutboxRow(season_id=0, key=key, kind="pm", template=template, recipient=to, subject=subject,
                          body=self._render(template, data, extra))
 
-    def _outbox_rows(self, step: Step, seq: int, inbound: InboundRow | None = None) -> list[OutboxRow]:
+    def _outbox_rows(self, step: Step, seq: int, inbound: InboundRow | None = None, late: bool = False,
+                     straddled: bool = False) -> list[OutboxRow]:
         extra: dict[str, Any] = {}
         if inbound is not None:
             extra["sent_at"] = format_local(inbound.sent_at, self.config.tz, self.config.locale)
-            if self.timing.last_deadline is not None and inbound.sent_at > self.timing.last_deadline:
-                extra["closed_at"] = format_local(self.timing.last_deadline, self.config.tz, self.config.locale)
+        late_note = ""
+        if late and inbound is not None and self.timing.last_deadline is not None and self.timing.last_closed is not None:
+            closed = self.game.phases[self.timing.last_closed]
+            late_note = self._render("common/late", {
+                "closed_phase": closed.kind, "closed_round": closed.round, "straddled": straddled,
+                "closed_at": format_local(self.timing.last_deadline, self.config.tz, self.config.locale)}).strip()
         rows: list[OutboxRow] = []
         need_thread = self.thread_id is None and not self.store.outbox()
         for i, out in enumerate(step.outputs):
@@ -316,6 +405,8 @@ class Bot:
                                           body=self._render(out.key, out.data, extra), status="note"))
                 else:
                     rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data, extra))
+                    if late_note and out.to == inbound.sender and out.data.get("reason") == "wrong_phase":
+                        rows[-1].body = f"{late_note}\n\n{rows[-1].body}"  # the round it was meant for closed
             elif isinstance(out, Post):
                 kind = "thread" if need_thread and not any(r.kind == "thread" for r in rows) else "post"
                 subject = (self.config.thread_subject or self.config.name) if kind == "thread" else ""

@@ -54,7 +54,11 @@ class InboundRow(SQLModel, table=True):
     source: str  # "pm" | "thread" | "cli"
     forum_id: int = Field(sa_type=BigInteger)
     sender: str
-    sent_at: datetime = Field(sa_type=DateTime(timezone=True))
+    sent_at: datetime = Field(sa_type=DateTime(timezone=True))  # the time the forum states
+    # when it was sent, as far as the reads and the forum tell (runtime.arrival); None in rows older
+    # than this column: sent_at then
+    earliest: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    latest: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     subject: str = ""
     text: str = Field(sa_type=Text)
     edited: bool = False
@@ -154,6 +158,13 @@ def private_sqlite_file(url: str) -> None:
                         "it holds the draw and the role PMs", file, mode, exc.strerror)
 
 
+def _aware_times(row: InboundRow) -> InboundRow:
+    row.sent_at = aware(row.sent_at)
+    row.earliest = aware(row.earliest) if row.earliest is not None else row.sent_at
+    row.latest = aware(row.latest) if row.latest is not None else row.sent_at
+    return row
+
+
 class Store:
     """Access to one season's rows. Methods that write commit before they return."""
 
@@ -234,14 +245,22 @@ class Store:
                 select(InboundRow).where(InboundRow.season_id == self.season_id, InboundRow.input_seq == None)  # noqa: E711
             ).all()
         for r in rows:
-            r.sent_at = aware(r.sent_at)
-        return sorted(rows, key=lambda r: (r.sent_at, r.id))
+            _aware_times(r)
+        return sorted(rows, key=lambda r: (r.earliest, r.id))
 
     def inbound(self, inbound_id: int) -> InboundRow:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(InboundRow, inbound_id)
-            row.sent_at = aware(row.sent_at)
-            return row
+            return _aware_times(row)
+
+    def last_earliest(self, source: str) -> datetime | None:
+        """The earliest instant of the newest stored item of ``source`` (by forum id), or None."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.exec(
+                select(InboundRow).where(InboundRow.season_id == self.season_id, InboundRow.source == source)
+                .order_by(InboundRow.forum_id.desc())  # type: ignore[union-attr]
+            ).first()
+        return _aware_times(row).earliest if row is not None else None
 
     # --- inputs ---------------------------------------------------------------------------------------
     def inputs(self) -> list[tuple[InputRow, InboundRow | None]]:
@@ -253,7 +272,7 @@ class Store:
                 r.at = aware(r.at)
                 inbound = s.get(InboundRow, r.inbound_id) if r.inbound_id is not None else None
                 if inbound is not None:
-                    inbound.sent_at = aware(inbound.sent_at)
+                    _aware_times(inbound)
                 out.append((r, inbound))
             return out
 

@@ -19,6 +19,7 @@ class Timing:
     extra: dict[int, timedelta] = field(default_factory=dict)
     paused_since: datetime | None = None
     last_deadline: datetime | None = None
+    last_closed: int | None = None  # the phase the last deadline closed
 
     def observe(self, kind: str, at: datetime, step: Step, game: Game, opened_at: datetime | None = None) -> None:
         """Account for one applied input of ``kind`` at time ``at`` and what it produced. A phase it
@@ -28,6 +29,8 @@ class Timing:
         if kind == "deadline":
             self.last_deadline = at
         for e in step.events:
+            if e.kind == "deadline":
+                self.last_closed = e.data["phase_id"]
             if e.kind == "phase_opened":
                 self.opened_at[e.data["phase_id"]] = opened_at or at
             elif e.kind == "deadline_extended":

@@ -1,0 +1,204 @@
+"""The input side of the runtime (issue 9, points 1, 2 and 4; issue 15, points 1 and 6): what counts as a
+season's input, in which order inputs are applied, and when a message is late."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from typer.testing import CliRunner
+
+from bot_helpers import T0, Clock, Season, make_config, make_season
+from forumbot import runtime_cli
+from forumbot.cli import app
+from forumbot.forums.memory import MemoryForum
+from forumbot.forums.discuz_time import parse_relative
+from forumbot.runtime.arrival import Interval, Stated, intervals
+
+PLAYERS = list("ABCDEFG")
+KC = list("ABCDEFGHIJKLMN")
+KC_ROLES = {"A": "killer", "B": "killer", "C": "killer", "D": "police", "E": "police", "F": "police",
+            "G": "helper", "H": "nurse"}
+
+
+def _to_vote_round(s, length: float = 60) -> None:
+    s.bot.cycle()  # start
+    s.clock.advance(length + 2)
+    s.bot.cycle()  # the prologue closes
+    s.clock.advance(1)
+    s.bot.cycle()  # the thread is read once
+
+
+# --- 9.1: a new season never takes old mail as input ------------------------------------------------------
+def test_old_mail_and_old_thread_posts_are_never_input(tmp_path):
+    clock = Clock()
+    forum = MemoryForum("judge", clock)
+    old = T0 - timedelta(minutes=30)  # after the new season's (past) start, before its first run
+    forum.player_post(500, "A", "the organiser's thread, from an older game", at=old - timedelta(days=1))
+    for sender, text in [("A", "投 B"), ("B", "投 C"), ("Org", "延长 2小时"), ("Org", "继续"), ("Stranger", "hello"),
+                         ("D", "帮助")]:
+        forum.player_pm(sender, text, at=old)
+    forum.player_post(500, "E", "投 A", at=old)
+    forum.player_post(500, "F", "状态", at=old)
+    config = make_config(tmp_path, PLAYERS, {"C": "killer"}, forum={"thread_id": 500},
+                         schedule={"start": (T0 - timedelta(hours=1)).replace(tzinfo=None).isoformat(),
+                                   "default": "2h"})
+    s = Season(config, forum, clock, f"sqlite:///{tmp_path / 'season.db'}")
+    s.bot.cycle()  # first run: the season starts (an hour late) and reads the forum
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert [i.kind for i, _ in s.bot.store.inputs()] == ["start"]
+    assert s.forum.pms_to("Stranger") == [] and s.forum.pms_to("Org") == []
+    assert all("welcome" in m.body for m in s.forum.sent)  # the role PMs, nothing else
+    assert s.bot.deadline() == T0 + timedelta(hours=1)  # no old extension
+    s.forum.player_pm("D", "帮助")  # mail after the first run is answered
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert [m for m in s.forum.pms_to("D") if "welcome" not in m.body]
+
+
+# --- 9.2: one order by forum time across sources ------------------------------------------------------------
+def test_pm_arriving_between_inbox_and_thread_reads_is_applied_in_time_order(tmp_path):
+    s = make_season(tmp_path, KC, KC_ROLES, ruleset="killer_club", params={"vote_in_thread": True})
+    s.bot.cycle()
+    for _ in range(2):  # prologue, then night 1 (nobody killed): the day's vote opens
+        s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+        s.bot.cycle()
+    assert s.bot.game.phase.kind == "vote"
+    thread_posts = s.forum.thread_posts
+
+    def read_thread(tid, after=None):  # the organiser's PM and the substitute's vote arrive during the poll
+        if not getattr(read_thread, "done", False):
+            read_thread.done = True
+            s.forum.player_pm("Org", "替换 I Zed")
+            s.clock.advance(0.3)
+            s.forum.player_post(tid, "Zed", "投 A")
+            s.clock.advance(0.3)
+        return thread_posts(tid, after)
+
+    s.forum.thread_posts = read_thread
+    s.clock.advance(1)
+    s.bot.cycle()
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert s.bot.game.name(9) == "Zed"
+    step_events = [e for e in _events(s) if e.kind == "ballot"]
+    assert [e.data["voter"] for e in step_events] == [9]  # Zed's vote counted, after the replacement
+
+
+def _events(s):
+    """Every event of the season's game, rebuilt from its inputs."""
+    from forumbot.runtime.bot import Bot
+    from forumbot.runtime.store import make_engine
+
+    bot = Bot(s.config, s.forum, clock=s.clock, engine=make_engine(s.db_url))
+    events = []
+    original = bot._step
+
+    def spy(*a, **k):
+        step = original(*a, **k)
+        events.extend(step.events)
+        return step
+
+    bot._step = spy
+    bot._rebuild()
+    return events
+
+
+# --- 15.6: within a source the forum's order ---------------------------------------------------------------
+def test_pms_of_one_second_are_applied_in_pmid_order(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    _to_vote_round(s)
+    base = s.clock.now
+    # Discuz!-style estimates: each conversation was opened a little later, so a later pmid gets an earlier
+    # estimate of the same second.
+    for i, voter in enumerate("GFEDBA"):
+        s.forum.player_pm(voter, "投 C", at=base - timedelta(seconds=0.1 * i), precision=1.0)
+    s.clock.advance(2)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()
+    ballots = s.bot.game.ruleset.s.votes[0].ballots
+    assert [s.bot.game.name(b.voter) for b in ballots] == list("GFEDBA")
+
+
+def test_intervals_follow_the_reads_the_forum_time_and_its_order():
+    t = T0
+    got = intervals([Stated(t - timedelta(seconds=150), 60), Stated(t - timedelta(seconds=5), 1)],
+                    read_began_before=t - timedelta(seconds=100), read_ended=t + timedelta(seconds=1))
+    assert got[0] == Interval(t - timedelta(seconds=100), t - timedelta(seconds=90))  # 「2 分钟前」 after the last read
+    assert got[1] == Interval(t - timedelta(seconds=5), t - timedelta(seconds=4))
+    # pmid order: a later message with an earlier estimate was sent no earlier than the one before it
+    got = intervals([Stated(t - timedelta(seconds=95), 1), Stated(t - timedelta(seconds=97), 1)],
+                    read_began_before=t - timedelta(seconds=100), read_ended=t)
+    assert got == [Interval(t - timedelta(seconds=95), t - timedelta(seconds=95))] * 2
+    # the forum and the reads disagree (another clock): the forum's time wins
+    [lone] = intervals([Stated(t - timedelta(hours=1))], read_began_before=t, read_ended=t)
+    assert lone == Interval(t - timedelta(hours=1), t - timedelta(hours=1))
+    assert Interval(t, t + timedelta(seconds=60)).verdict(t + timedelta(seconds=5)) == "straddles"
+    assert not Interval(t, t + timedelta(seconds=60)).counts_for(t + timedelta(seconds=5))
+    assert Interval(t, t + timedelta(seconds=60)).counts_for(t + timedelta(seconds=5), "on_time")
+
+
+# --- 15.1 / 9.4: a message read late as 「2 分钟前」 is late, and told so ---------------------------------------
+def _late_ballot(tmp_path, **schedule):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, locale="zh-Hans", schedule=schedule)
+    _to_vote_round(s)
+    for voter in "ABDF":
+        s.forum.player_pm(voter, "投 E")
+    s.forum.player_pm("E", "投 A")
+    s.clock.advance(1)
+    s.bot.cycle()  # the last read before the deadline
+    dl = s.bot.deadline()
+    sent = dl + timedelta(seconds=5)  # G votes 5 s late ...
+    s.clock.now = sent + timedelta(seconds=138)  # ... and the bot reads the inbox 138 s later (busy sending)
+    window = parse_relative("2 分钟前", s.clock.now, s.clock.now + timedelta(seconds=0.2), s.config.tz)
+    s.forum.player_pm("G", "投 A", at=window.earliest, precision=window.precision_seconds)
+    s.bot.cycle()
+    return s, dl
+
+
+def test_ballot_read_as_two_minutes_ago_after_the_deadline_is_late(tmp_path):
+    s, dl = _late_ballot(tmp_path)
+    vote = s.bot.game.ruleset.s.votes[0]
+    assert 7 not in {b.voter for b in vote.ballots}  # not counted
+    [reply] = [m.body for m in s.forum.pms_to("G") if "已逾期" in m.body]
+    assert "第 1 轮投票已于" in reply and dl.strftime("%H:%M:%S") in reply
+    assert s.bot.straddled()[0]["counted"] == "late" and s.bot.straddled()[0]["sender"] == "G"
+
+
+def test_benefit_of_the_doubt_when_the_season_says_so(tmp_path):
+    s, _ = _late_ballot(tmp_path, straddling="on_time")
+    assert 7 in {b.voter for b in s.bot.game.ruleset.s.votes[0].ballots}
+    assert s.bot.straddled()[0]["counted"] == "on time"
+
+
+def test_late_vote_in_killer_club_is_told_the_round_closed_and_when(tmp_path):
+    s = make_season(tmp_path, KC, KC_ROLES, ruleset="killer_club")
+    s.bot.cycle()
+    for _ in range(2):
+        s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+        s.bot.cycle()
+    dl = s.bot.deadline()
+    s.clock.now = dl + timedelta(seconds=5)
+    s.forum.player_pm("J", "投 A")
+    s.clock.advance(2)
+    s.bot.cycle()
+    [reply] = [m.body for m in s.forum.pms_to("J") if "late" in m.body]
+    assert "closed at" in reply and dl.strftime("%H:%M:%S") in reply and "vote" in reply
+
+
+# --- the organiser sees thread commands and straddling messages in `forumbot status` (9.5, 15.1) -------------
+def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, monkeypatch):
+    s, _ = _late_ballot(tmp_path)
+    s.forum.player_post(s.thread, "B", "投 C")
+    s.clock.advance(1)
+    s.bot.cycle()
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert [m.body for m in s.forum.pms_to("B") if "帖子里的指令不算数" in m.body]
+    monkeypatch.setattr(runtime_cli, "_load", lambda path: s.config)
+    monkeypatch.setattr(runtime_cli, "_bot", lambda config, forum=None: s.restart())
+    monkeypatch.setattr(runtime_cli, "_no_database", lambda config: False)
+    out = CliRunner().invoke(app, ["status", "season.toml"]).output
+    assert "commands posted in the thread" in out and "B: vote (vote round 3)" in out, out
+    assert "sent around a deadline" in out and "from G" in out and "counted late" in out, out
