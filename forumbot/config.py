@@ -112,6 +112,10 @@ class SeasonConfig(BaseModel):
         for name in v:
             if not name.strip() or name != name.strip():
                 raise ValueError(f"{name!r}: a player name must be a forum user name, not empty, without spaces around it")
+            if mark := next((ch for ch in "，、,；;" if ch in name), None):
+                parts = [p.strip() for p in re.split("[，、,；;]", name) if p.strip()]
+                raise ValueError(f"{name!r} holds {mark!r}: several names in one pair of quotes? Quote each name: "
+                                 + "[" + ", ".join(f'"{p}"' for p in parts) + "]")
         return v
 
     @model_validator(mode="after")

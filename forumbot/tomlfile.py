@@ -36,6 +36,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "．": ("a full-width full stop", "."),
     "。": ("an ideographic full stop", "."),
     "\u3000": ("a full-width space", "an ordinary space"),
+    **{chr(0xFF10 + d): ("a full-width digit", str(d)) for d in range(10)},
 }
 
 

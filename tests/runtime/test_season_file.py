@@ -185,3 +185,17 @@ def test_players_edited_before_the_season_starts_are_taken(tmp_path):
     assert not s.bot.started
     s.config = make_config(tmp_path, ["A", "B", "C", "D", "E", "G"], {"C": "killer"}, schedule={"start": "2099-01-01T00:00:00"})
     assert [p.name for p in s.restart().game.players][-1] == "G"
+
+
+def test_names_joined_by_a_full_width_comma_inside_quotes(tmp_path):
+    text = SEASON.replace('"張三", "李四"', '"張三，李四"')
+    with pytest.raises(ConfigError) as e:
+        load_config(_write(tmp_path, text.encode("utf-8")))
+    message = str(e.value)
+    assert "line 4" in message and "players" in message and '["張三", "李四"]' in message, message
+
+
+def test_full_width_digit_outside_quotes(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_config(_write(tmp_path, (SEASON.replace("# 第一季\n", "seed = ３\n")).encode("utf-8")))
+    assert "line 1, column 8" in str(e.value) and "'3'" in str(e.value), str(e.value)
