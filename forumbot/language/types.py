@@ -29,7 +29,7 @@ PLAYER_VERBS = (
     "clockwise",  # 顺时针 X / clockwise X (human_kill: the sage's speaking order from X)
     "anticlockwise",  # 逆时针 X / anticlockwise X
     "suck",       # 吸 / 吸血 / suck (interview_vampire: up to 2 or 3 targets)
-    "convert",    # 转化 / 轉化 / 初拥 / convert (interview_vampire)
+    "convert",    # 转化 / 轉化 / 初拥 / convert (interview_vampire); 取消转化 / 不转化 / cancel convert = number 0
     "link",       # 连 / 連 / link (vampire_village: cupid links two lovers)
     "guard",      # 守 / 守护 / guard (vampire_village: the guard)
     "poison",     # 毒 / poison (vampire_village: the witch)

@@ -66,6 +66,10 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     # interview_vampire
     "吸": ("suck", None), "吸血": ("suck", None), "suck": ("suck", None),
     "转化": ("convert", None), "初拥": ("convert", None), "convert": ("convert", None),
+    # number 0: withdraw the standing conversion (as 不要线索 is clue 0)
+    "取消转化": ("convert", 0), "不转化": ("convert", 0), "不转化了": ("convert", 0), "撤回转化": ("convert", 0),
+    "取消初拥": ("convert", 0), "cancel convert": ("convert", 0), "no convert": ("convert", 0),
+    "don't convert": ("convert", 0), "do not convert": ("convert", 0),
     # vampire_village
     "连": ("link", None), "连情侣": ("link", None), "link": ("link", None),
     "守": ("guard", None), "守护": ("guard", None), "guard": ("guard", None), "protect": ("guard", None),

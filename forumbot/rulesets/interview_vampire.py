@@ -29,7 +29,7 @@ from forumbot.engine.multivote import BallotError, MultiVote
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.runoff import RunoffVote
 from forumbot.engine.types import Event, Step
-from forumbot.language.types import Command
+from forumbot.language.types import Command, ParseError
 
 HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
 BITERS = (VAMPIRE, CRIMINAL)
@@ -86,6 +86,8 @@ class InterviewVampire(Ruleset):
         self.last_night: dict[int, dict[str, Any]] = {}  # what each biter knows of his last night
         self.hungry: dict[int, int] = {}
         self.converted: dict[int, list[int]] = {}  # converter -> the players he converted
+        # converter -> everyone he made drink his blood, the conversion taken or not: what he knows
+        self.made_drink: dict[int, list[int]] = {}
         self.start_roles: dict[int, str] = {}
         self.ever_criminals: list[int] = []
         self.criminals_told = False
@@ -135,7 +137,7 @@ class InterviewVampire(Ruleset):
         return {
             "name": g.name(seat), "seat": seat, "role": role, "converted": converted,
             "players": [p.name for p in g.players], "example": example, "example2": example2,
-            "converts": g.names(self.converted.get(seat, [])), "criminals_exist": bool(self.ever_criminals),
+            "converts": g.names(self.made_drink.get(seat, [])), "criminals_exist": bool(self.ever_criminals),
             **self._rule_data(),
         }
 
@@ -163,6 +165,11 @@ class InterviewVampire(Ruleset):
                 self._refuse(seat, cmd, "wrong_phase", out)
             else:
                 self._day_vote(seat, cmd, out)
+        elif isinstance(cmd, ParseError) and cmd.verb == "vote" and g.phase.kind == "day" and not g.paused:
+            # day votes are cast only here: a vote that does not read is answered by PM, never lost
+            out.events.append(Event("rejected", {"seat": seat, "verb": "vote", "reason": cmd.code, "thread": True}))
+            g.reply(seat, "common/parse_error", out, code=cmd.code, verb=cmd.verb, written=cmd.written,
+                    candidates=g.names(cmd.candidates), organiser=False, thread=True)
 
     def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
         g = self.game
@@ -223,6 +230,8 @@ class InterviewVampire(Ruleset):
 
     def _convert(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
+        if cmd.number == 0:
+            return self._withdraw_convert(seat, cmd, out)
         if not self._night_checks(seat, cmd, (VAMPIRE,), out):
             return
         if len(cmd.targets) != 1:
@@ -246,7 +255,30 @@ class InterviewVampire(Ruleset):
         out.events.append(Event("convert_plan", {"seat": seat, "target": target, "round": g.phase.round}))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(target),
                 replaced=g.name(previous.targets[0]) if previous and previous.targets[0] != target else None,
-                sucks=g.names(sucks), read_as=g.read_as(cmd))
+                sucks=g.names(sucks), read_as=g.read_as(cmd), withdrawn=False)
+
+    def _withdraw_convert(self, seat: int, cmd: Command, out: Step) -> None:
+        """取消转化: the standing conversion is withdrawn (README ruling 2026-12); his need goes back to 2
+        and his sucks may kill again. Refused while his suck order names 3 (the most without one)."""
+        g = self.game
+        role = g.player(seat).role
+        if role != VAMPIRE:
+            reason = "criminal_cannot_convert" if role == CRIMINAL else "not_your_role"
+            return self._refuse(seat, cmd, reason, out, role=role)
+        if not g.player(seat).alive:
+            return self._refuse(seat, cmd, "you_are_out", out)
+        if g.phase.kind != "night":
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        plan = self.plans.of(seat, CONVERT)
+        if plan is None:
+            return self._refuse(seat, cmd, "no_conversion", out)
+        sucks = self.plans.targets(seat, SUCK)
+        if len(sucks) > 2:
+            return self._refuse(seat, cmd, "too_many_without_conversion", out, sucks=g.names(sucks))
+        self.plans.drop(seat, CONVERT)
+        out.events.append(Event("convert_withdrawn", {"seat": seat, "target": plan.targets[0], "round": g.phase.round}))
+        g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(plan.targets[0]),
+                withdrawn=True, replaced=None, sucks=g.names(sucks), read_as=[])
 
     def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
@@ -302,8 +334,10 @@ class InterviewVampire(Ruleset):
         g = self.game
         g.open_phase("night", round_, round_, out)
         self.plans.clear()
-        criminals = g.living(CRIMINAL)
-        self.crime_vote = MultiVote({s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) if criminals else None
+        # 「一旦场上出现了犯罪的吸血鬼」: every night from then on, whether one still lives or not (README
+        # ruling 2026-12): holding it only while one lives would tell every voter so
+        self.crime_vote = MultiVote({s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) \
+            if self.ever_criminals else None
         g.post("interview_vampire/night_open", out, round=round_, alive=g.names(g.alive()))
         for seat in self.biters():
             role = g.player(seat).role
@@ -333,6 +367,7 @@ class InterviewVampire(Ruleset):
         convert_log: dict[int, dict[str, Any]] = {}
         for t, vs in attempts.items():
             for v in vs:
+                self.made_drink.setdefault(v, []).append(t)
                 ok = len(vs) == 1 and t in alive_then and role_then[t] == HUMAN and self._may_convert(v, t)
                 convert_log[v] = {"target": g.name(t), "ok": ok}
                 if ok:
@@ -583,7 +618,7 @@ class InterviewVampire(Ruleset):
         kind = g.phase.kind
         data: dict[str, Any] = {
             "phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
-            "converts": g.names(self.converted.get(seat, [])), "sucks": None, "convert": None, "crime_vote": None,
+            "converts": g.names(self.made_drink.get(seat, [])), "sucks": None, "convert": None, "crime_vote": None,
             "crime_vote_open": False, "vote": None, "hungry": self.hungry.get(seat, 0), "starve_nights": self.params.starve_nights,
         }
         if kind == "night" and role in BITERS:

@@ -188,6 +188,61 @@ def test_converting_a_criminal_fails_silently():
     assert set(dawn(r, "A")[-1]) == set(dawn(r, "A")[0])  # nothing tells him
 
 
+def test_status_shows_every_conversion_taken_or_not():
+    """Issue 10.2 (README ruling 2026-12): the converter's status lists whom he made drink his blood,
+    the same whether the conversion took (B2, a human) or silently failed (B, a criminal)."""
+    failed = play([night(("A", "吸 B C"), ("B", "吸 D")), QUIET_DAY,
+                   night(("A", "转化 B"), ("A", "吸 C D E"), ("B", "吸 F")), {"phase": "day", "messages": [["A", "状态"]]}],
+                  roles={"A": "vampire", "B": "criminal"})
+    took = play([night(("A", "吸 B C"), ("D", "吸 G")), QUIET_DAY,
+                 night(("A", "转化 B"), ("A", "吸 C E F"), ("D", "吸 H")), {"phase": "day", "messages": [["A", "状态"]]}],
+                roles={"A": "vampire", "D": "criminal"})
+    assert roles_of(failed)["B"] == "criminal" and roles_of(took)["B"] == "vampire"
+    for r in (failed, took):
+        status = replies_to(r, "A", "status")[-1].data
+        assert status["converts"] == ["B"]
+        assert set(dawn(r, "A")[-1]) == set(dawn(r, "A")[0]) and dawn(r, "A")[-1]["fed"] is True
+
+
+def test_a_conversion_can_be_withdrawn():
+    """Issue 10.12: 取消转化 withdraws the standing conversion: back to a need of 2, and the sucks kill
+    again (B sucked two nights running: AB-BC)."""
+    r = play([night(("A", "吸 B C")), QUIET_DAY,
+              night(("A", "转化 B"), ("A", "吸 C D E"), ("A", "取消转化"), ("A", "吸 C D"), ("A", "不转化"), ("A", "状态"),
+                    ("A", "cancel convert"))])
+    assert reasons(r, "A") == ["too_many_without_conversion", "no_conversion"]
+    assert [x.data["withdrawn"] for x in replies_to(r, "A", "convert_recorded")] == [False, True]
+    assert replies_to(r, "A", "status")[-1].data["convert"] is None
+    assert out_names(r) == ["C"] and dawn(r, "A")[-1]["fed"] is True and roles_of(r)["B"] == "human"
+    r = play([night(("A", "吸 B C")), QUIET_DAY, night(("B", "取消转化"))])
+    assert reasons(r, "B") == ["not_your_role"]
+
+
+def test_the_night_brief_promises_no_conversion():
+    """Issue 10.12: after a kill the conversion the brief offers would fail silently: the brief says
+    when a conversion takes, that nobody says whether it did, and how to withdraw it."""
+    r = play([night(("A", "吸 B C")), QUIET_DAY, night(("A", "吸 C D")), QUIET_DAY, night(("A", "转化 D"), ("A", "吸 E F G"))])
+    assert out_names(r) == ["C"]  # killed on night 2
+    brief = replies_to(r, "A", "night_brief")[2]
+    assert brief.data["may_convert"] is True
+    for locale, words in (("zh-Hans", ["没有杀人", "不会告诉你", "取消转化"]), ("zh-Hant", ["沒有殺人", "不會告訴你", "取消轉化"]),
+                          ("en", ["killed nobody", "will not tell you", "cancel convert"])):
+        text = Renderer(locale).render(brief.key, brief.data)
+        assert all(w in text for w in words), (locale, text)
+    assert roles_of(r)["D"] == "human" and r.game.ruleset.status_data(1)["converts"] == ["D"]
+
+
+@pytest.mark.parametrize("text", ["投 15号", "投 孙悟空", "投"])
+def test_a_mistyped_day_vote_in_the_thread_is_answered_by_pm(text):
+    """Issue 10.11: day votes are cast only in the thread; one that does not read is answered by PM."""
+    r = play([night(("A", "吸 B C")), {"phase": "day", "posts": [["D", text], ["E", "今天天气不错"]]}])
+    replies = [x for x in replies_to(r, "D") if x.key == "common/parse_error"]
+    assert len(replies) == 1 and replies[0].data["thread"] is True and replies[0].data["verb"] == "vote"
+    assert [x.key for x in replies_to(r, "E") if x.key != "interview_vampire/role"] == []
+    rendered = Renderer("zh-Hans").render(replies[0].key, replies[0].data)
+    assert "没有记录" in rendered and "帖里" in rendered
+
+
 def test_a_human_being_converted_fails_for_every_other_biter():
     r = play([night(("A", "吸 C D"), ("B", "吸 E F")), QUIET_DAY, night(("A", "转化 C"), ("A", "吸 G H I"), ("B", "吸 C J"))],
              roles=TWO)
@@ -244,12 +299,23 @@ def test_a_tie_in_the_criminal_vote_executes_nobody():
     assert out_names(r) == []
 
 
-def test_no_criminal_vote_before_a_criminal_exists_or_when_none_lives():
+def test_no_criminal_vote_before_a_criminal_exists():
     r = play([night(("A", "吸 C D"), ("B", "吸 A E")), QUIET_DAY])
     assert replies_to(r, "A", "night_brief")[0].data["crime_vote"] is False
     r = play([night(("A", "吸 C D"), ("B", "吸 A E")), QUIET_DAY, night(("A", "吸 F G"))], roles=TWO)
     briefs = replies_to(r, "A", "night_brief")
     assert [b.data["crime_vote"] for b in briefs] == [False, True]
+
+
+def test_the_criminal_vote_goes_on_after_the_last_criminal_is_out():
+    """Issue 10.3 (README ruling 2026-12): once a criminal has appeared the night vote is held every
+    night, so whether it is held tells no voter whether a criminal still lives."""
+    r = play([night(("A", "吸 C D"), ("B", "吸 A E")), day({"C": "B", "D": "B", "E": "B"}), night(("A", "吸 F G"), ("A", "投 C")),
+              QUIET_DAY, night(("A", "吸 H I"))], roles=TWO)
+    assert out_names(r)[0] == "B" and r.game.player(2).out_reason == "sun"   # the only criminal, burned on day 1
+    assert [b.data["crime_vote"] for b in replies_to(r, "A", "night_brief")] == [False, True, True]
+    assert reasons(r, "A") == [] and replies_to(r, "A", "vote_recorded")[0].data["night"] is True
+    assert dawn(r, "A")[1]["leading"] == ["C"]
 
 
 # --- the day --------------------------------------------------------------------------------------------
