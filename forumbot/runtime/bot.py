@@ -226,8 +226,7 @@ class Bot:
         kept = [r for r in rows if r.earliest is None or r.earliest >= since]
         if len(kept) < len(rows):
             old = [r for r in rows if r not in kept]
-            log.info("poll: %d private messages and %d thread posts sent before this season's first run ignored",
-                     sum(r.source == "pm" for r in old), sum(r.source == "thread" for r in old))
+            log.info("poll: %d items sent before this season's first run ignored (old mail, old thread posts)", len(old))
         return kept
 
     def read_past(self) -> datetime | None:
@@ -405,8 +404,9 @@ class Bot:
                                           body=self._render(out.key, out.data, extra), status="note"))
                 else:
                     rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data, extra))
-                    if late_note and out.to == inbound.sender and out.data.get("reason") == "wrong_phase":
-                        rows[-1].body = f"{late_note}\n\n{rows[-1].body}"  # the round it was meant for closed
+                    if late_note and inbound is not None and out.to == inbound.sender and out.data.get("reason"):
+                        # refused after the round it was meant for closed: say so first, then why
+                        rows[-1].body = f"{late_note}\n\n{rows[-1].body}"
             elif isinstance(out, Post):
                 kind = "thread" if need_thread and not any(r.kind == "thread" for r in rows) else "post"
                 subject = (self.config.thread_subject or self.config.name) if kind == "thread" else ""
