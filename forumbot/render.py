@@ -6,6 +6,10 @@ season may name an override folder with the same layout, searched first. Markup 
 filters (``|b``, ``|i``, ``|table``, ``|ul``...), so one template serves both markups; every value
 printed with ``{{ }}`` is escaped for the markup unless a markup filter already made it safe, so a
 player's name can never inject markup into a post.
+
+For a forum in GBK (``charset="gbk"``: a GBK Discuz! shows characters GBK lacks as raw ``&#NNN;`` codes)
+every rendered text is made GBK-safe (✓ → √, ✗ → ×, ♥ → 心, emoji marked □; see
+:mod:`forumbot.forums.gbk_text`), and templates can test the global ``gbk`` to pick other symbols there.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
+
+from forumbot.forums.gbk_text import gbk_safe
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 LOCALES = ("zh-Hans", "zh-Hant", "en")
@@ -138,16 +144,19 @@ def _filters(markup: str) -> dict[str, Any]:
 class Renderer:
     """Renders template keys for one locale and markup.
 
-    ``overrides``: a folder searched before ``templates/`` (same layout). Raises ValueError for an
-    unknown locale or markup and :class:`jinja2.TemplateNotFound` for a key with no template.
+    ``overrides``: a folder searched before ``templates/`` (same layout); ``charset`` "gbk" for a forum
+    that can store only GBK (None: any Unicode). Raises ValueError for an unknown locale or markup and
+    :class:`jinja2.TemplateNotFound` for a key with no template.
     """
 
-    def __init__(self, locale: str = "zh-Hans", markup: str = "markdown", overrides: str | Path | None = None) -> None:
+    def __init__(self, locale: str = "zh-Hans", markup: str = "markdown", overrides: str | Path | None = None,
+                 charset: str | None = None) -> None:
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
         if markup not in MARKUPS:
             raise ValueError(f"unknown markup {markup!r}; choose one of {', '.join(MARKUPS)}")
         self.locale, self.markup = locale, markup
+        self.gbk = (charset or "").lower() in ("gbk", "gb2312", "gb18030")
         roots = ([Path(overrides)] if overrides else []) + [TEMPLATES]
         paths = [str(r / locale) for r in roots] + [str(r / "_shared") for r in roots]
         self.env = jinja2.Environment(
@@ -162,14 +171,17 @@ class Renderer:
         self.env.filters.update(_filters(markup))
         self.env.filters["duration"] = lambda seconds: duration(seconds, locale)
         self.env.globals["markup"] = markup
+        self.env.globals["gbk"] = self.gbk
 
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
         """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""
         template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
-        return template.render({**context, **data}).strip() + "\n"
+        text = template.render({**context, **data}).strip() + "\n"
+        return gbk_safe(text) if self.gbk else text
 
 
 @lru_cache(maxsize=None)
-def renderer(locale: str = "zh-Hans", markup: str = "markdown", overrides: str | None = None) -> Renderer:
+def renderer(locale: str = "zh-Hans", markup: str = "markdown", overrides: str | None = None,
+             charset: str | None = None) -> Renderer:
     """A cached :class:`Renderer`."""
-    return Renderer(locale, markup, overrides)
+    return Renderer(locale, markup, overrides, charset)

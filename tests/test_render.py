@@ -312,3 +312,16 @@ def test_reminders_name_every_phase_kind_in_the_locale(locale):
             text = r.render("common/reminder", {"phase": kind, "round": 2})
             if locale != "en":
                 assert kind not in text, (rid, kind, text)
+
+
+def test_gbk_renderer_picks_symbols_gbk_carries():
+    """interview_vampire's final post uses ✓ ✗ and vampire_village's ♥: a GBK Discuz! would show them as
+    &#10003; codes (capture gbk/web_viewthread_tid2_gbk.html), so a GBK renderer writes √ × 心."""
+    from forumbot.render import Renderer
+
+    plain, gbk = Renderer("zh-Hans", "bbcode"), Renderer("zh-Hans", "bbcode", charset="gbk")
+    source = plain.env.from_string("{{ name }} ✓ ✗ ♥ 😀")
+    assert source.render(name="小[b]明") == "小[\u200bb]明 ✓ ✗ ♥ 😀"
+    assert gbk.env.globals["gbk"] and not plain.env.globals["gbk"]
+    assert gbk.render("common/pm_subject", {"ref": "1.0"}, season="版杀 😀 ✓") == "版杀 □ √ · 法官消息 #1.0\n"
+    assert plain.render("common/pm_subject", {"ref": "1.0"}, season="版杀 😀 ✓") == "版杀 😀 ✓ · 法官消息 #1.0\n"

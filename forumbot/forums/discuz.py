@@ -54,6 +54,7 @@ from forumbot.forums._http import Transport
 from forumbot.forums.base import SentMessage, ThreadPost
 from forumbot.forums.discuz_pm import DiscuzInbox, fp
 from forumbot.forums.errors import AuthFailed, ForumDown, LayoutChanged, NotAllowed, NotFound, SendFailed
+from forumbot.forums.gbk_text import gbk_safe
 
 log = logging.getLogger(__name__)
 _CURSOR_KIND = "discuz/1"
@@ -164,7 +165,7 @@ class DiscuzForum(DiscuzInbox):
     def _post(self, module: str, params: Mapping[str, Any], fields: Mapping[str, str], *, version: int = 4) -> api.Answer:
         query = {"version": str(version), "module": module, **{k: str(v) for k, v in params.items()}}
         if self._send_charset() == "gbk":
-            body = urlencode(fields, encoding="gbk", errors="xmlcharrefreplace").encode("ascii")
+            body = gbk_form(fields)
             response = self.http.post(api.API, params=query, content=body, keep_5xx=True,
                                       headers={"Content-Type": "application/x-www-form-urlencoded; charset=GBK"})
         else:
@@ -183,6 +184,11 @@ class DiscuzForum(DiscuzInbox):
                 self._cookiepre = str(answer.variables["cookiepre"])
             if self._charset is None and answer.charset:
                 self._charset = answer.charset.lower()
+
+    def sendable(self, text: str) -> str:
+        """``text`` as this forum will store it: unchanged on a UTF-8 site; on a GBK site with what GBK
+        lacks replaced or marked (:func:`.gbk_text.gbk_safe`), as every text the adapter sends is."""
+        return gbk_safe(text) if self._send_charset() == "gbk" else text
 
     def _send_charset(self) -> str:
         if self.charset_setting in ("utf-8", "utf8"):
@@ -228,7 +234,11 @@ class DiscuzForum(DiscuzInbox):
         self._get("login", version=version)  # guest cookies (saltkey) and the guest formhash, as the apps do
         fields = {"username": self.username, "password": self.__password, "formhash": self._formhash,
                   "questionid": "0", "answer": "", "cookietime": "2592000"}
-        answer = self._post("login", {"loginsubmit": "yes", "loginfield": "username"}, fields, version=version)
+        try:
+            answer = self._post("login", {"loginsubmit": "yes", "loginfield": "username"}, fields, version=version)
+        except NotGbk as exc:
+            self._refuse(f"the forum at {self.base_url} is a GBK site and {exc}: check forum.username and the password")
+            raise  # pragma: no cover (_refuse raises)
         val = answer.messageval
         if answer.json and (val in _LOGIN_REFUSED or (val.startswith("login_") and val != "login_succeed"
                                                        and "seccode" not in val and "seccheck" not in val)):
@@ -555,7 +565,7 @@ class DiscuzForum(DiscuzInbox):
             self.login()
         data = {**fields, "formhash": self._formhash}
         if self._send_charset() == "gbk":
-            body = urlencode(data, encoding="gbk", errors="xmlcharrefreplace").encode("ascii")
+            body = gbk_form(data)
             self.http.post("/" + path, params=dict(params), content=body, keep_5xx=True,
                            headers={"Content-Type": "application/x-www-form-urlencoded; charset=GBK"})
         else:
@@ -588,6 +598,28 @@ class DiscuzForum(DiscuzInbox):
             return
         self._threads, self._convs = threads, convs
         self._pm_anchor, self._sent_windows = pm_anchor, sent
+
+
+class NotGbk(SendFailed):
+    """A user name or password (not a text, which is made GBK-safe) has characters GBK cannot write."""
+
+
+#: Form fields holding text the bot wrote: made GBK-safe on a GBK site (other fields must encode as they are)
+_TEXT_FIELDS = ("message", "subject")
+
+
+def gbk_form(fields: Mapping[str, str]) -> bytes:
+    """A form body for a GBK site: ``message`` and ``subject`` through :func:`.gbk_text.gbk_safe` (a real
+    X3.5 shows ``&#NNN;`` literally, so nothing is sent as an entity), other fields encoded strictly.
+    Raises :class:`NotGbk` for a name or password GBK cannot write."""
+    safe = {k: gbk_safe(v) if k in _TEXT_FIELDS else v for k, v in fields.items()}
+    for key, value in safe.items():
+        try:
+            value.encode("gbk")
+        except UnicodeEncodeError:
+            what = "the password" if key == "password" else f"{key} {value!r}"
+            raise NotGbk(f"{what} cannot be written in GBK (no such account can exist there)", "not_gbk") from None
+    return urlencode(safe, encoding="gbk").encode("ascii")
 
 
 def _bbcodefp(body: str) -> str:

@@ -195,7 +195,7 @@ class DiscuzInbox:
         if row is None:
             return None
         params = {"subop": "view", "touid": api.to_int(row.get("touid")), "perpage": _PM_PER_PAGE}
-        want = " ".join(subject.split())
+        want = " ".join(self.sendable(subject).split())
         for attempt in (1, 2):
             items = self._read("mypm", params).variables.get("list") or []
             for item in sorted(items, key=lambda i: api.to_int(i.get("pmid")), reverse=True):

@@ -515,9 +515,9 @@ def _int(value) -> int:
 
 
 def dhtmlspecialchars(text: str) -> str:
-    """Discuz!'s escaping: like htmlspecialchars, but numeric entities (&#128512;) are kept."""
-    escaped = html.escape(text, quote=True).replace("&#x27;", "&#039;")
-    return re.sub(r"&amp;(#\d{3,6};)", r"&\1", escaped)
+    """X3.5's escaping: htmlspecialchars, numeric entities included (a GBK site shows ``&#128512;`` sent by
+    a client literally, capture gbk/web_viewthread_tid2_gbk.html)."""
+    return html.escape(text, quote=True).replace("&#x27;", "&#039;")
 
 
 _BBCODE = [

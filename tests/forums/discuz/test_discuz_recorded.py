@@ -309,3 +309,34 @@ def test_a_message_of_the_current_second_holds_the_conversation_back():
     judge.import_cursor(_known_conversations("gbk-pm-same-second/017_mypm_list_法官.json", except_plid=2))
     assert judge.private_messages() == [] and clock.slept == [1.0]
     assert judge.export_cursor()["conversations"]["2"]["pending"] == 1
+
+
+# -- a GBK site (gbk/): only what GBK carries is sent -----------------------------------------------------
+
+GBK_LOGIN = ("gbk/019_login_get_v3_张三.json", "gbk/020_login_post_v3_张三.json",
+             "gbk/021_forumindex_after_login_张三.json")
+MOBILE_UA = ("iphone", "android", "phone", "mobile", "ipad", "wap", "midp", "ucweb", "symbian", "nokia", "huawei")
+
+
+def test_a_gbk_site_gets_gbk_safe_text_never_entities_it_would_show_as_codes():
+    c = tape(*GBK_LOGIN, "gbk/023_sendreply_张三.json", check="gbk/check_gbk.json", charset="gbk")
+    player, _ = replay(c, "张三")
+    assert player.reply(2, "张三的回复：投 李四 😀 繁體 ½ ✓") > 0
+    sent = c.sent("sendreply")[0]
+    assert b"%26%23" not in sent.content  # no "&#" entity: the real site showed &#128512; literally
+    assert sent.form["message"] == "张三的回复：投 李四 □ 繁體 1/2 √"
+    assert sent.headers["content-type"].endswith("charset=GBK")
+    # fields are sent in GBK because the User-Agent is not a phone's: X3.5 converts a phone's fields from
+    # UTF-8 itself, which would garble GBK bytes
+    assert not any(word in sent.headers["user-agent"].lower() for word in MOBILE_UA)
+
+
+def test_text_as_a_gbk_site_stores_it():
+    """``sendable`` is what the adapter sends and what find_sent_pm looks for (so a PM whose first line
+    GBK lacks is still found after a crash, not sent twice); the charset comes from ?check."""
+    c = tape("gbk-pm-same-second/001_login_get_v3_法官.json", "gbk-pm-same-second/002_login_post_v3_法官.json",
+             "gbk-pm-same-second/003_forumindex_after_login_法官.json", check="gbk/check_gbk.json", charset="gbk")
+    judge, _ = replay(c)
+    judge.login()
+    assert judge.sendable("版杀 GBK · 法官消息 #1.0 😀") == "版杀 GBK · 法官消息 #1.0 □"
+    assert judge.sendable("玩家[\u200bb]名") == "玩家［b]名"  # the BBCode escape, in a bracket GBK has
