@@ -198,24 +198,28 @@ class Game:
 
     def dead_player_post(self, seat: int, out: Step) -> None:
         """The last-words rule for a thread post by ``seat``: a dead player's first post within the
-        will window (``will_phases`` phases after the one they died in, not counting the phase kinds
-        in the ruleset's ``will_skips`` — short windows nobody talks in, such as a hunter's —, when the
-        ruleset's ``may_leave_will`` allows) is their last words; any other post by the dead is
-        reported to the organisers and ignored. Posts by the living change nothing."""
+        will window (while fewer than ``will_phases`` phases have ended since the one they died in,
+        not counting the phase kinds in the ruleset's ``will_skips`` — windows nobody talks in, such
+        as a hunter's or human_kill's day windows —, when the ruleset's ``may_leave_will`` allows) is
+        their last words; any other post by the dead is reported to the organisers, saying why
+        ("again": after their last words; "no_last_words": the rules give them none;
+        "window_closed": too late), and ignored. Posts by the living change nothing."""
         p = self.player(seat)
         if p.alive:
             return
         window = getattr(self.ruleset.params, "will_phases", 1)
         allowed = getattr(self.ruleset, "may_leave_will", lambda s: True)(seat)
         skips = getattr(self.ruleset, "will_skips", ())
-        since = sum(1 for ph in self.phases if p.out_phase is not None and ph.id > p.out_phase and ph.kind not in skips)
-        if allowed and not p.will_used and p.out_phase is not None and since <= window:
+        ended = sum(1 for ph in self.phases if p.out_phase is not None and p.out_phase < ph.id < self.phase.id
+                    and ph.kind not in skips)
+        if allowed and not p.will_used and p.out_phase is not None and ended < window:
             p.will_used = True
             out.events.append(Event("last_words", {"seat": seat, "name": p.name}))
             return
-        out.events.append(Event("dead_player_post", {"seat": seat, "name": p.name}))
+        why = "no_last_words" if not allowed else "again" if p.will_used else "window_closed"
+        out.events.append(Event("dead_player_post", {"seat": seat, "name": p.name, "why": why}))
         for org in self.organisers:
-            self.reply(org, "common/dead_player_post", out, player=p.name)
+            self.reply(org, "common/dead_player_post", out, player=p.name, why=why)
 
     # --- inputs -----------------------------------------------------------------------------------
     def start(self) -> Step:

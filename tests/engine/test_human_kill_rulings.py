@@ -76,3 +76,58 @@ def test_under_tenkiame_the_default_order_applies_not_the_sages_old_choice():
     assert first["by_sage"] and first["order"] == ["D", "C", "B", "A", "F", "E"]
     assert kinds(r).count("order") == 1  # no order phase under 太阳雨
     assert not second["by_sage"] and second["order"] == ["A", "B", "C", "D", "E", "F"]
+
+
+# --- 9. the last-words window counts the phases in which players speak ------------------------------
+def test_a_day_one_exit_speaks_his_last_words_in_the_night_after_the_sages_order_phase():
+    r = play([{"phase": "remilia"},
+              {"phase": "exorcism", "messages": [["A", "退治 C"], ["B", "退治 C"]]},   # C out at nightfall
+              {"phase": "yukari"},
+              {"phase": "election", "messages": [[x, "退选"] for x in "ABCD"]},
+              {"phase": "sage_vote", "messages": [[x, "投 E"] for x in "ABCD"]},
+              {"phase": "order", "messages": [["E", "逆时针 C"]]},
+              {"phase": "banish", "posts": [["C", "我是妖怪，A 很可疑。"]]},            # his last words
+              {"phase": "remilia", "posts": [["C", "补充一句"]]}],                      # too late
+             "ABCDEF", ROLES6, params={"sage": True}, organisers=["Org"])
+    assert events(r, "last_words") == [{"seat": 3, "name": "C"}]
+    assert [e["why"] for e in events(r, "dead_player_post")] == ["again"]
+
+
+def test_the_window_closes_with_the_first_speaking_phase_after_the_death():
+    r = play([{"phase": "remilia"},
+              {"phase": "exorcism", "messages": [["A", "退治 C"]]},
+              {"phase": "yukari"},
+              {"phase": "banish"},                                      # C leaves no last words here
+              {"phase": "remilia", "posts": [["C", "我是妖怪"]]}],
+             "ABCDEF", ROLES6, organisers=["Org"])
+    assert events(r, "last_words") == []
+    assert [e["why"] for e in events(r, "dead_player_post")] == ["window_closed"]
+
+
+# --- 16. the organiser's reports name the right reason -----------------------------------------------
+def test_a_banished_utsuhos_second_post_is_not_reported_as_a_dead_players():
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "utsuho", "E": "remilia", "F": "youkai"}
+    r = play([{"phase": "remilia"}, {"phase": "exorcism"},
+              {"phase": "banish", "messages": [[x, "放逐 D"] for x in "ABCEF"]},
+              {"phase": "remilia", "posts": [["D", "我是灵乌路空"], ["D", "再说一句"]]}],
+             "ABCDEF", roles, organisers=["Org"])
+    assert events(r, "utsuho_speech") == [{"seat": 4}] and events(r, "dead_player_post") == []
+    reports = [x for ph in r.phases for x in ph.step.replies if x.to == "Org"]
+    assert [x.key for x in reports] == ["human_kill/sealed_post"]
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        text = renderer(locale).render(reports[0].key, reports[0].data)
+        assert "已出局" not in text and "out of the game" not in text and "D" in text
+
+
+def test_a_round_three_exits_first_post_is_not_called_a_second_one():
+    r = play([{"phase": "remilia"}, {"phase": "exorcism"}, {"phase": "yukari"}, {"phase": "banish"},
+              {"phase": "remilia"}, {"phase": "exorcism"}, {"phase": "yukari"}, {"phase": "banish"},
+              {"phase": "remilia"}, {"phase": "exorcism", "messages": [["A", "退治 C"]]}, {"phase": "yukari"},
+              {"phase": "banish", "posts": [["C", "我是妖怪"]]}],       # out in round 3: no last words
+             "ABCDEF", ROLES6, organisers=["Org"])
+    assert events(r, "last_words") == []
+    assert [e["why"] for e in events(r, "dead_player_post")] == ["no_last_words"]
+    report = [x for ph in r.phases for x in ph.step.replies if x.to == "Org"][0]
+    texts = [renderer(loc).render(report.key, report.data) for loc in ("zh-Hans", "zh-Hant", "en")]
+    assert "又" not in texts[0] and "遗言之外" not in texts[0] and "遺言之外" not in texts[1]
+    assert "again" not in texts[2]

@@ -74,6 +74,9 @@ class HumanKill(Ruleset):
     phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
                    "sage_runoff", "order", "banish", "banish_runoff")
     min_players = 6
+    #: The last-words window counts the phases in which players speak in the thread, not the day
+    #: windows (no talk by day), the sage votes, nor the sage's order window (README § human_kill, 2026-12).
+    will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "order")
 
     def __init__(self, game: Game, params: HumanKillParams) -> None:
         super().__init__(game, params)
@@ -423,9 +426,9 @@ class HumanKill(Ruleset):
                 self.sealed[seat] = True
                 out.events.append(Event("utsuho_speech", {"seat": seat}))
             else:
-                out.events.append(Event("dead_player_post", {"seat": seat, "name": g.name(seat)}))
+                out.events.append(Event("sealed_post", {"seat": seat, "name": g.name(seat)}))
                 for org in g.organisers:
-                    g.reply(org, "common/dead_player_post", out, player=g.name(seat))
+                    g.reply(org, "human_kill/sealed_post", out, player=g.name(seat))
             return
         if self.w("noumu") and len(text.strip()) > self.params.noumu_limit:
             out.events.append(Event("long_post", {"seat": seat, "length": len(text.strip())}))
