@@ -44,14 +44,15 @@ class Action:
 class Spec:
     """What the twin test needs to know about one ruleset.
 
-    ``teams``: groups of roles whose holders know each other. ``policy(rng, a, b, differ)`` gives the
+    ``teams``: groups of roles whose holders know each other; or pairs (roles, roles told): when a
+    holder of the first roles is swapped, the holders of the second learn something of it. ``policy(rng, a, b, differ)`` gives the
     actions of the current phase (game A's view; ``differ``: names whose roles differ, never to be a
     role action's target). ``mask(post)``: a post's data as compared (what the rulebook publishes on
     purpose blanked out).
     """
 
     ruleset: str
-    teams: tuple[tuple[str, ...], ...]
+    teams: tuple[Any, ...]
     policy: Callable[[random.Random, Game, Game, set[str]], list[Action]]
     mask: Callable[[Post], Any] = lambda p: p.data
     params: dict[str, Any] = field(default_factory=dict)
@@ -93,8 +94,9 @@ class Twin:
         self.informed |= differ
         involved = {p.role for g in (self.a, self.b) for p in g.players if p.name in self.informed}
         for team in self.spec.teams:
-            if involved & set(team):
-                self.informed |= {p.name for g in (self.a, self.b) for p in g.players if p.role in team}
+            trigger, told = (team[0], team[1]) if isinstance(team[0], tuple) else (team, team)
+            if involved & set(trigger):
+                self.informed |= {p.name for g in (self.a, self.b) for p in g.players if p.role in told}
 
     def counterpart(self, name: str) -> str | None:
         """Who in game B does what ``name`` does in game A as a role holder: himself when his role is

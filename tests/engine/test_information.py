@@ -243,7 +243,9 @@ SPECS = {
     "sunlight": Spec("sunlight", teams=(), policy=sunlight_policy, mask=sunlight_mask),
     "killer_club": Spec("killer_club", teams=(("killer",), ("police",)), policy=killer_club_policy),
     "vampire_village": Spec("vampire_village", teams=(("vampire",),), policy=vampire_village_policy),
-    "human_kill": Spec("human_kill", teams=(("human", "reimu"),), policy=human_kill_policy, mask=human_kill_mask),
+    "human_kill": Spec("human_kill", teams=(
+        # the humans know each other; Rinnosuke learns whether any of them lives (he exorcises only as the last)
+        (("human", "reimu"), ("human", "reimu", "rinnosuke")),), policy=human_kill_policy, mask=human_kill_mask),
     "interview_vampire": Spec("interview_vampire", teams=(), policy=interview_vampire_policy),
 }
 
