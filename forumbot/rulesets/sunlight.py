@@ -91,6 +91,8 @@ class _State:
     clue_options: list[int] = field(default_factory=list)
     clue_votes: dict[int, int] = field(default_factory=dict)
     clue_snapshot: ClueSnapshot | None = None
+    # the last clue poll published nothing: "no_clue" ("no clue" alone on top) or "no_votes"; said in the kill post
+    poll_nothing: str | None = None
     final_survival: dict[int, float] = field(default_factory=dict)
 
 
@@ -260,7 +262,8 @@ class Sunlight(Ruleset):
         g.open_phase("kill", round_, round_ + 1, out)
         self.orders.clear()
         clues, self.s.to_publish = self.s.to_publish, []
-        g.post("sunlight/kill_open", out, round=round_, alive=g.names(g.alive()), clues=clues)
+        nothing, self.s.poll_nothing = self.s.poll_nothing, None
+        g.post("sunlight/kill_open", out, round=round_, alive=g.names(g.alive()), clues=clues, poll_nothing=nothing)
 
     def _close_vote(self, out: Step) -> None:
         g, s, p = self.game, self.s, self.params
@@ -364,6 +367,8 @@ class Sunlight(Ruleset):
                 content = self._clue_content(number, s.clue_snapshot)
                 s.published[number] = content
                 s.to_publish.append({"number": number, **content})
+            if not leaders:
+                s.poll_nothing = "no_clue" if counts else "no_votes"
             out.events.append(Event("clue_poll_closed", {"round": g.phase.round, "counts": counts, "published": leaders}))
         s.clue_options, s.clue_votes, s.clue_snapshot = [], {}, None
         self._open_kill(g.phase.round + 1, out)

@@ -462,3 +462,23 @@ def test_pending():
     assert g.ruleset.pending() == [1, 2, 4, 8]
     g.apply(Message("A", "殺 I"))
     assert g.ruleset.pending() == [4, 8]
+
+
+# --- the opening post (issue 10.14) ---------------------------------------------------------------------
+@pytest.mark.parametrize(("locale", "team", "each"), [
+    ("zh-Hans", "警察一起验一人", "各验一人"), ("zh-Hant", "警察一起驗一人", "各驗一人"),
+    ("en", "the police together check one player", "check one each"),
+])
+def test_opening_says_the_police_check_once_as_a_team_and_gives_the_prologue_deadline(locale, team, each):
+    for players, roles in ((PLAYERS, None), (list("ABCDEFGHIJ"), {"A": "killer", "B": "killer", "C": "police", "D": "police"})):
+        r = play([], players=players, roles=roles)
+        opening = next(p for p in posts(r) if p.key == "killer_club/opening")
+        text = Renderer(locale).render(opening.key, opening.data, deadline="12-02 20:00")
+        assert team in text and each not in text
+        assert "12-02 20:00" in text
+
+
+def test_templates_write_the_game_thread_as_youxitie():
+    """「游戏帖」 (a thread) everywhere, never 「游戏贴」 (issue 10.14)."""
+    root = Path(__file__).parents[2] / "templates"
+    assert [str(f) for f in root.rglob("*.j2") if "游戏贴" in f.read_text(encoding="utf-8") or "遊戲貼" in f.read_text(encoding="utf-8")] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from forumbot.render import Renderer
 from forumbot.replay import TranscriptError, parse_transcript, replay
 
 from sunlight_helpers import play, posts, replies_to
@@ -271,6 +272,22 @@ def test_two_clues_tied_both_published_even_with_no_clue_tied():
 def test_no_clue_alone_on_top_or_no_votes_publish_nothing():
     assert clue_post(_poll_game([["B", "线索 0"], ["C", "线索 0"], ["D", "线索 1"]])).data["clues"] == []
     assert clue_post(_poll_game([])).data["clues"] == []
+
+
+@pytest.mark.parametrize(("choices", "nothing", "words"), [
+    ([["B", "线索 0"], ["C", "线索 0"], ["D", "线索 1"]], "no_clue", {"zh-Hans": "「不要线索」得票最多", "zh-Hant": "「不要線索」得票最多",
+                                                                 "en": '"no clue" had the most votes'}),
+    ([], "no_votes", {"zh-Hans": "没有人投票", "zh-Hant": "沒有人投票", "en": "nobody voted"}),
+])
+def test_the_kill_post_says_when_the_clue_poll_published_nothing(choices, nothing, words):
+    """Issue 10.15: the kill post says that "no clue" won (or nobody voted) instead of just having no clue."""
+    post = clue_post(_poll_game(choices))
+    assert post.data["clues"] == [] and post.data["poll_nothing"] == nothing
+    for locale, text in words.items():
+        assert text in Renderer(locale).render(post.key, post.data)
+    published = clue_post(_poll_game([["B", "线索 1"]]))
+    assert published.data["poll_nothing"] is None
+    assert "线索投票" not in Renderer("zh-Hans").render(published.key, published.data)
 
 
 def test_clue_choice_may_be_changed_last_stands():
