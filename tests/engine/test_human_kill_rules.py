@@ -107,7 +107,7 @@ def test_sage_rules_nobody_withdrew_and_tie_again():
     r = play([[], [], [], []], "ABCDEF", roles, params={"sage": True})
     assert events(r, "sage_elected")[0]["why"] == "nobody_withdrew"
     tie = [["A", "投 E"], ["B", "投 F"]]
-    r = play([[], [], [], [["A", "退选"], ["B", "退选"]], tie, tie], "ABCDEF", roles, params={"sage": True})
+    r = play([[], [], [], [["A", "退选"], ["B", "退选"]], tie, [], tie], "ABCDEF", roles, params={"sage": True})
     assert [p.data["result"] for p in posts(r, "sage_result")] == ["runoff", "exhausted"]
 
 

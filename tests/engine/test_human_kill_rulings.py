@@ -131,3 +131,52 @@ def test_a_round_three_exits_first_post_is_not_called_a_second_one():
     texts = [renderer(loc).render(report.key, report.data) for loc in ("zh-Hans", "zh-Hant", "en")]
     assert "又" not in texts[0] and "遗言之外" not in texts[0] and "遺言之外" not in texts[1]
     assert "again" not in texts[2]
+
+
+# --- 8. the sage run-off: speeches and withdrawals first, then the vote -------------------------------
+DAY1 = [{"phase": "remilia"}, {"phase": "exorcism"}, {"phase": "yukari"}]
+
+
+def replies(r, to):
+    return [x for ph in r.phases for x in ph.step.replies if x.to == to]
+
+
+def test_sage_runoff_withdrawals_close_before_the_vote_and_no_ballot_is_dropped():
+    r = play(DAY1 + [
+        {"phase": "election", "messages": [[x, "退选"] for x in "ABC"]},
+        {"phase": "sage_vote", "messages": [["A", "投 D"], ["B", "投 E"], ["C", "弃权"]]},
+        {"phase": "sage_pleas", "messages": [["D", "退选"], ["F", "退选"]]},     # F was not tied
+        {"phase": "sage_runoff", "messages": [["A", "投 D"], ["A", "投 E"], ["B", "投 E"], ["E", "退选"]]}],
+        "ABCDEF", ROLES6, params={"sage": True})
+    assert [e["reason"] for e in events(r, "rejected")] == ["not_candidate_self", "not_candidate", "withdraw_closed"]
+    d_reply = [x for x in replies(r, "D") if x.key == "human_kill/recorded"][-1]
+    assert d_reply.data["action"] == "withdraw" and d_reply.data["votes"] is False  # not promised a vote
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        text = renderer(locale).render(d_reply.key, d_reply.data)
+        assert "将参加" not in text and "將參加" not in text and "you will vote" not in text
+    vote = [p.data for p in posts(r, "sage_vote")][-1]
+    assert vote["number"] == 2 and vote["candidates"] == ["E"] and vote["voters"] == ["A", "B", "C", "F"]
+    assert [e["seat"] for e in events(r, "sage_elected")] == [5]
+    assert kinds(r)[3:7] == ["election", "sage_vote", "sage_pleas", "sage_runoff"]
+
+
+def test_everyone_abstaining_is_a_tie_of_all_candidates_then_no_sage():
+    abstain = [["A", "弃权"], ["B", "弃权"]]
+    r = play(DAY1 + [{"phase": "election", "messages": [["A", "退选"], ["B", "退选"]]},
+                     {"phase": "sage_vote", "messages": abstain},
+                     {"phase": "sage_pleas"},
+                     {"phase": "sage_runoff", "messages": [["C", "投 D"]]}],        # C is tied: no vote
+             "ABCDEF", ROLES6, params={"sage": True})
+    results = [p.data for p in posts(r, "sage_result")]
+    assert [x["result"] for x in results] == ["runoff", "no_votes"]
+    assert results[0]["tied"] == ["C", "D", "E", "F"] and results[0]["all_abstained"]
+    assert [e["reason"] for e in events(r, "rejected")] == ["not_a_voter"]
+    assert events(r, "sage_elected") == [{"seat": None, "why": "no_votes"}]
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        first = renderer(locale).render("human_kill/sage_result", results[0])
+        assert "C" in first and "F" in first
+    # a second all-abstain with abstentions cast: no sage either
+    r = play(DAY1 + [{"phase": "election", "messages": [["A", "退选"], ["B", "退选"]]},
+                     {"phase": "sage_vote", "messages": abstain}, {"phase": "sage_pleas"},
+                     {"phase": "sage_runoff", "messages": abstain}], "ABCDEF", ROLES6, params={"sage": True})
+    assert events(r, "sage_elected")[0]["seat"] is None

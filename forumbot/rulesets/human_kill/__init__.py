@@ -8,7 +8,7 @@ and organisers: ``docs/human_kill.md``. Roles, factions and tables: :mod:`.roles
 Timeline of round r: the day actors' windows, each its own phase (``remilia``, ``mamizou``,
 ``exorcism``, ``yukari``, ``doremy``: only those of roles dealt in this game, every day, whether the
 holder lives or not, so a window tells nothing); on round 1 with the sage rule ``election``,
-``sage_vote`` and perhaps ``sage_runoff``; at nightfall the day's dead are announced (no cause, no
+``sage_vote`` and perhaps ``sage_pleas`` (the tied speak, may withdraw) and ``sage_runoff``; at nightfall the day's dead are announced (no cause, no
 role), then ``order`` (the sage picks the speaking order, when there is a sage) and ``banish`` (speak,
 then vote), perhaps ``banish_runoff``. Shared mechanics: :mod:`forumbot.engine.teamvote` (the
 exorcism), :mod:`forumbot.engine.weighted` (the banish vote: abstention, the sage's 1.5),
@@ -72,11 +72,11 @@ class HumanKill(Ruleset):
     roles = dict(FACTION)
     default_role = YOUKAI
     phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
-                   "sage_runoff", "order", "banish", "banish_runoff")
+                   "sage_pleas", "sage_runoff", "succession", "order", "banish", "banish_runoff")
     min_players = 6
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (README § human_kill, 2026-12).
-    will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "order")
+    will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "order")
 
     def __init__(self, game: Game, params: HumanKillParams) -> None:
         super().__init__(game, params)
@@ -358,14 +358,18 @@ class HumanKill(Ruleset):
     def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         e = self.election
-        if e is None or g.phase.kind not in ("election", "sage_runoff"):
+        if e is not None and g.phase.kind in SAGE_VOTE_KINDS:
+            # Withdrawals close when the vote opens: no ballot is ever dropped for a late withdrawal.
+            return self._refuse(seat, cmd, "withdraw_closed", out)
+        if e is None or g.phase.kind not in ("election", "sage_pleas"):
             return self._refuse(seat, cmd, "wrong_phase", out)
-        if g.phase.kind == "sage_runoff" and seat not in (e.vote.candidates or ()):
+        if g.phase.kind == "sage_pleas" and seat not in (e.vote.candidates or ()):
             return self._refuse(seat, cmd, "not_candidate_self", out)
         if not e.withdraw(seat):
             return self._refuse(seat, cmd, "already_withdrawn", out)
         out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
-        self._recorded(seat, cmd, "withdraw", out)
+        # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
+        self._recorded(seat, cmd, "withdraw", out, votes=g.phase.kind == "election")
 
     def _order(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
@@ -456,6 +460,10 @@ class HumanKill(Ruleset):
             self._close_election(out)
         elif kind in SAGE_VOTE_KINDS:
             self._close_sage_vote(out)
+        elif kind == "sage_pleas":
+            self._close_sage_pleas(out)
+        elif kind == "succession":
+            self._close_succession(out)
         elif kind == "order":
             self._open_banish(out)
         elif kind in VOTE_KINDS:
@@ -723,29 +731,54 @@ class HumanKill(Ruleset):
                voters=g.names(withdrawn), order=[])
 
     def _close_sage_vote(self, out: Step) -> None:
+        """The first sage vote or the run-off. First vote: most votes is the sage; a tie, or nobody
+        receiving a vote (everyone abstained: a tie of all candidates, ruling 2026-12), goes to the
+        run-off. Run-off: most votes is the sage; a tie or nobody receiving a vote: no sage."""
         g = self.game
         e = self.election
         assert e is not None
         v = e.vote
         outcome = v.close(g.alive())
-        out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": outcome.kind,
-                                                     "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        kind, tied = outcome.kind, outcome.tied
+        if kind == "none" and not v.is_runoff:
+            kind, tied = "runoff", tuple(c for c in (v.candidates or ()) if g.player(c).alive)
+        out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": kind,
+                                                     "chosen": outcome.chosen, "tied": list(tied)}))
         counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
-        g.post("human_kill/sage_result", out, round=self.round, number=outcome.number, result=outcome.kind,
+        g.post("human_kill/sage_result", out, round=self.round, number=outcome.number,
+               result="no_votes" if kind == "none" else kind,
                ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None} for b in outcome.ballots],
                counts=[{"name": g.name(s), "votes": x} for s, x in counts],
-               chosen=g.name(outcome.chosen) if outcome.chosen else None, tied=g.names(outcome.tied))
-        if outcome.kind == "decided":
+               chosen=g.name(outcome.chosen) if outcome.chosen else None, tied=g.names(tied),
+               all_abstained=outcome.kind == "none")
+        if kind == "decided":
             return self._sage_done(outcome.chosen, "elected", out, posted=True)
-        if outcome.kind == "runoff":
-            voters = tuple(s for s in g.alive() if s not in outcome.tied)
-            v.next(outcome.tied, voters=voters)
-            g.open_phase("sage_runoff", self.round, self.round, out)
-            order = round_table(self.seating, list(outcome.tied), min(outcome.tied), clockwise=True)
-            g.post("human_kill/sage_vote", out, round=self.round, number=2, candidates=g.names(outcome.tied),
-                   voters=g.names(voters), order=g.names(order))
+        if kind == "runoff":
+            voters = tuple(s for s in g.alive() if s not in tied)
+            v.next(tied, voters=voters)
+            g.open_phase("sage_pleas", self.round, self.round, out)
+            order = round_table(self.seating, list(tied), min(tied), clockwise=True)
+            g.post("human_kill/sage_pleas", out, round=self.round, candidates=g.names(tied), order=g.names(order),
+                   voters=g.names(voters))
             return
-        self._sage_done(None, "tie" if outcome.kind == "exhausted" else "no_votes", out, posted=True)
+        self._sage_done(None, "tie" if kind == "exhausted" else "no_votes", out, posted=True)
+
+    def _close_sage_pleas(self, out: Step) -> None:
+        """The tied candidates have spoken again (some may have withdrawn): the run-off vote opens
+        among those still standing, cast by everyone but the tied; withdrawals are closed."""
+        g = self.game
+        e = self.election
+        assert e is not None
+        v = e.vote
+        candidates = [c for c in (v.candidates or ()) if g.player(c).alive]
+        voters = [s for s in (v.voters or ()) if g.player(s).alive]
+        if not candidates:
+            return self._sage_done(None, "everyone_withdrew", out)
+        if not voters:
+            return self._sage_done(None, "no_voters", out)
+        g.open_phase("sage_runoff", self.round, self.round, out)
+        g.post("human_kill/sage_vote", out, round=self.round, number=2, candidates=g.names(candidates),
+               voters=g.names(voters), order=[])
 
     def _sage_done(self, sage: int | None, why: str, out: Step, posted: bool = False) -> None:
         g = self.game
@@ -849,7 +882,7 @@ class HumanKill(Ruleset):
                 verbs += [x for x in ("save", "kill") if x not in self.yukari_used]
             if kind == "doremy" and role == DOREMY:
                 verbs.append("dream")
-            if kind in ("election", "sage_runoff"):
+            if kind == "election" or (kind == "sage_pleas" and self.election and seat in (self.election.vote.candidates or ())):
                 verbs.append("withdraw")
             if kind in VOTE_KINDS:
                 verbs += ["vote", "abstain"]
