@@ -53,13 +53,15 @@ from forumbot.forums import discuz_api as api
 from forumbot.forums._http import Transport
 from forumbot.forums.base import SentMessage, ThreadPost
 from forumbot.forums.discuz_pm import DiscuzInbox, fp
-from forumbot.forums.errors import AuthFailed, ForumDown, LayoutChanged, NotAllowed, NotFound, SendFailed
+from forumbot.forums.errors import (AuthFailed, ForumDown, ForumError, LayoutChanged, NotAllowed, NotFound,
+                                    SendFailed)
 from forumbot.forums.gbk_text import gbk_safe
 
 log = logging.getLogger(__name__)
 _CURSOR_KIND = "discuz/1"
 _FIND_THREAD_PAGES = 3
 _SENT_WINDOWS_KEPT = 50
+_DEFAULT_MIN_POST_BYTES = 10  # Discuz!'s default minpostsize
 _LOGIN_REFUSED = ("login_invalid", "login_password_invalid", "login_question_invalid", "login_strike",
                   "location_login_failed", "login_user_locked")
 
@@ -73,7 +75,8 @@ class DiscuzForum(DiscuzInbox):
 
     ``base_url`` is the site root (``https://bbs.example.com``); ``charset`` "auto" (from ``?check``),
     "utf-8" or "gbk": how form fields are encoded; ``site_time_zone`` the zone of the site's local times;
-    ``login_api_version`` 3 or 4; ``posts_per_page`` the ``ppp`` asked for. ``transport``, ``sleep``,
+    ``login_api_version`` 3 or 4; ``posts_per_page`` the ``ppp`` asked for; ``min_post_bytes`` the site's
+    ``minpostsize`` (None: read from the thread's web page, else Discuz!'s default 10). ``transport``, ``sleep``,
     ``monotonic`` and ``clock`` (aware UTC now) can be replaced in tests.
     """
 
@@ -94,6 +97,7 @@ class DiscuzForum(DiscuzInbox):
         login_api_version: int = 3,
         posts_per_page: int = 50,
         login_lock_seconds: float = 900.0,
+        min_post_bytes: int | None = None,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
@@ -124,6 +128,9 @@ class DiscuzForum(DiscuzInbox):
         self._threads: dict[int, dict[str, int]] = {}
         self._convs: dict[int, dict[str, Any]] = {}
         self._post_place: dict[int, tuple[int, int]] = {}  # pid -> (tid, fid)
+        self._first_post: dict[int, tuple[int, str]] = {}  # tid -> (pid of its first post, thread subject)
+        self._learned_min_post: int | None = None  # the site's minpostsize, read after a too-short refusal
+        self.min_post_bytes = min_post_bytes
         self._sent_windows: dict[int, tuple[datetime, datetime]] = {}  # pmid -> (request, answer) of our sends
         self._pm_anchor: tuple[int, datetime] | None = None  # the highest pmid read and its earliest instant
         self._write_started = clock()
@@ -249,8 +256,8 @@ class DiscuzForum(DiscuzInbox):
                          f"wrong user name or password, or a locked account{hint}")
         if answer.json and val in api._CAPTCHA:
             self._refuse(f"the forum at {self.base_url} asks for a captcha at the login of {self.username!r} ({val}); "
-                         "ask the administrator to switch the login captcha off (防灌水 → 验证码 → 登录) or to "
-                         "exempt the judge's group")
+                         "ask the administrator to switch the login captcha off (防灌水 → 验证码 → 登录); exempting "
+                         "the judge's user group cannot work for the login (the group is unknown before it)")
         if not self._confirm():
             detail = val or (f"HTTP {answer.status}" + (f": {answer.page[:100]}" if answer.page else ""))
             self._refuse(f"the forum at {self.base_url} did not log {self.username!r} in ({detail})")
@@ -412,6 +419,8 @@ class DiscuzForum(DiscuzInbox):
         fid = api.to_int(thread.get("fid") or v.get("fid"))
         for p in posts:
             self._post_place[api.to_int(p.get("pid"))] = (tid, fid)
+            if str(p.get("first")) == "1":
+                self._first_post[tid] = (api.to_int(p.get("pid")), api.plain(thread.get("subject")))
         count = api.to_int(thread.get("maxposition")) or api.to_int(thread.get("replies")) + 1
         return posts, max(1, math.ceil(count / self.ppp))
 
@@ -442,7 +451,14 @@ class DiscuzForum(DiscuzInbox):
         RateLimited (flood control still on after one wait) or SendFailed."""
         tid = int(thread_id)
         what = f"the reply in thread {tid}"
-        answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"}, {"message": body}, what)
+        least = self._least_post_bytes(tid)
+        answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"}, {"message": self._pad(body, least)}, what)
+        if answer.messageval == "post_message_tooshort":  # the site's minimum is more than we knew
+            learned = self._web_post_limits(tid)
+            least = learned if learned is not None and learned > least else max(2 * least, self._bytes(body) + 10)
+            self._learned_min_post = least
+            answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"}, {"message": self._pad(body, least)},
+                                 what)
         pid = api.to_int(answer.variables.get("pid"))
         if answer.messageval in ("post_reply_succeed", "post_reply_mod_succeed") and pid > 0:
             if answer.messageval.endswith("mod_succeed"):
@@ -493,9 +509,15 @@ class DiscuzForum(DiscuzInbox):
         RateLimited or SendFailed."""
         fid = int(forum_id)
         what = f"the new thread in board {fid}"
-        answer = self._write("newthread", {"fid": fid, "topicsubmit": "yes"}, {"subject": subject, "message": body}, what)
+        message = self._pad(body, self._least_post_bytes(0))
+        answer = self._write("newthread", {"fid": fid, "topicsubmit": "yes"}, {"subject": subject, "message": message},
+                             what)
         tid = api.to_int(answer.variables.get("tid"))
         if answer.messageval in ("post_newthread_succeed", "post_newthread_mod_succeed") and tid > 0:
+            pid = api.to_int(answer.variables.get("pid"))
+            if pid > 0:
+                self._post_place[pid] = (tid, fid)
+                self._first_post[tid] = (pid, subject)
             return tid
         raise api.refusal(answer, what, flood_wait=self.flood_seconds)
 
@@ -524,21 +546,66 @@ class DiscuzForum(DiscuzInbox):
 
     def edit_post(self, post_id: int, body: str) -> None:
         """Replaces the text of one of the judge's posts through the web form (no mobile module; unverified
-        on a real Discuz!); checks the result by reading the post again. Raises NotFound or NotAllowed."""
+        on a real Discuz!); checks the result by reading the post again. Raises NotFound or NotAllowed.
+
+        The first post of a thread is sent with the thread's subject: Discuz! refuses an edit of a first
+        post without one (``post_sm_isnull``). The edited post shows no "edited" note through the mobile
+        API (a real X3.5 omits it), so :attr:`ThreadPost.edited` stays false there."""
         pid = int(post_id)
         if pid not in self._post_place:
             raise NotFound(f"post {pid} was not read by this adapter yet (read its thread first)")
         tid, fid = self._post_place[pid]
-        if not fid:
-            thread = self._read("viewthread", {"tid": tid, "page": 1, "ppp": 1}).variables.get("thread") or {}
-            fid = api.to_int(thread.get("fid"))
+        if not fid or tid not in self._first_post:
+            page = self._read("viewthread", {"tid": tid, "page": 1, "ppp": 1}).variables
+            thread = page.get("thread") or {}
+            fid = fid or api.to_int(thread.get("fid"))
+            first = next((p for p in page.get("postlist") or [] if str(p.get("first")) == "1"), None)
+            if first is not None:
+                self._first_post[tid] = (api.to_int(first.get("pid")), api.plain(thread.get("subject")))
+        first_pid, subject = self._first_post.get(tid, (0, ""))
         self._web_form("forum.php", {"mod": "post", "action": "edit", "extra": "", "editsubmit": "yes"},
-                       {"fid": str(fid), "tid": str(tid), "pid": str(pid), "page": "1", "subject": "",
-                        "message": body, "wysiwyg": "0", "delattachop": "0"})
+                       {"fid": str(fid), "tid": str(tid), "pid": str(pid), "page": "1",
+                        "subject": subject if pid == first_pid else "",
+                        "message": self._pad(body, self._least_post_bytes(tid)), "wysiwyg": "0",
+                        "delattachop": "0"})
         self._threads.pop(tid, None)
         now = {p.post_id: p for p in self.thread_posts(tid)}
         if pid not in now or fp(now[pid].text, 40) != _bbcodefp(body):
             raise NotAllowed(f"post {pid} was not edited (the judge may lack the right, or the edit time ran out)")
+
+    def _bytes(self, text: str) -> int:
+        return len(self.sendable(text).encode("gbk" if self._send_charset() == "gbk" else "utf-8"))
+
+    def _pad(self, body: str, least: int) -> str:
+        """``body`` with ideographic spaces added until it has ``least`` bytes in the site's charset: Discuz!
+        refuses shorter posts (``post_message_tooshort``; "投 王五" is 10 bytes in UTF-8 but 7 in GBK,
+        capture season-gbk/065). The spaces show as nothing and are not trimmed by PHP."""
+        missing = least - self._bytes(body)
+        if missing <= 0:
+            return body
+        per = 2 if self._send_charset() == "gbk" else 3
+        return body + "\n" + "\u3000" * math.ceil(max(0, missing - 1) / per)
+
+    def _least_post_bytes(self, tid: int) -> int:
+        """The least bytes (site charset) a post of the judge must have: the ``min_post_bytes`` setting,
+        else what a refusal taught (the thread's web page), else Discuz!'s default ``minpostsize`` (10)."""
+        if self.min_post_bytes is not None:
+            return self.min_post_bytes
+        return self._learned_min_post if self._learned_min_post is not None else _DEFAULT_MIN_POST_BYTES
+
+    def _web_post_limits(self, tid: int) -> int | None:
+        """``minpostsize`` as the thread's web page tells the judge (``var postminchars``; 0 when its group
+        is exempt, ``var disablepostctrl``), or None when the page says nothing."""
+        try:
+            response = self.http.get("/forum.php", params={"mod": "viewthread", "tid": tid})
+        except ForumError:
+            return None
+        page = api.decode(response)
+        least = re.search(r"var\s+postminchars\s*=\s*parseInt\('(\d+)'\)", page)
+        exempt = re.search(r"var\s+disablepostctrl\s*=\s*parseInt\('(\d+)'\)", page)
+        if exempt and exempt.group(1) != "0":
+            return 0
+        return int(least.group(1)) if least else None
 
     def lock_thread(self, thread_id: int) -> None:
         """Closes the thread (web moderation form; unverified on a real Discuz!). Raises NotAllowed."""

@@ -158,7 +158,7 @@ def refusal(answer: Answer, what: str, *, flood_wait: float, newbie_wait: float 
     if val in _CAPTCHA:
         return NotAllowed(
             f"{what} was refused: the forum asks the judge's account for a captcha ({val}); ask the administrator "
-            "to exempt the judge's user group from captchas (防灌水 → 验证码)")
+            "to switch the posting captcha off or exempt the judge's user group from it (防灌水 → 验证码)")
     if "nonexistence" in val or "not_exist" in val or val in ("thread_nonexistence", "forum_nonexistence"):
         return NotFound(f"{what} was refused: {val} (the thread or board does not exist or is hidden)")
     if val == "message_can_not_send_8":

@@ -102,6 +102,7 @@ class FakeDiscuz:
         self.floodctrl = floodctrl
         self.pm_limit = pm_limit
         self.base = base
+        self.minpostsize = 10  # bytes in the site's charset; admin groups are exempt (disablepostctrl)
         self.captcha_post = False
         self.captcha_login = False
         self.mobile_closed = False
@@ -345,6 +346,12 @@ class FakeDiscuz:
             return ctx.answer(message="no_privilege_newbiespan")
         return None
 
+    def _too_short(self, ctx: _Ctx) -> bool:
+        """X3.5's minpostsize counts bytes in the site's charset: "投 王五" is 10 in UTF-8, 7 in GBK
+        (capture season-gbk/065, post_message_tooshort)."""
+        size = len(ctx.form.get("message", "").encode("gbk" if self.charset.upper() == "GBK" else "utf-8"))
+        return ctx.me.groupid not in ADMIN_GROUPS and size < self.minpostsize
+
     def _flooded(self, me: User) -> bool:
         # whole seconds, and a gap equal to floodctrl is still refused: on a real X3.5 a write 15.0 s after
         # the previous one is refused, one 16.0 s after accepted (captures utf8-flood-posts/, utf8-pmflood/)
@@ -363,6 +370,8 @@ class FakeDiscuz:
             return ctx.answer(message="post_thread_closed", tid=str(thread.tid), pid="0")
         if self._flooded(ctx.me) and ctx.me.groupid not in ADMIN_GROUPS:
             return ctx.answer(message="post_flood_ctrl", tid=str(thread.tid), pid="0")
+        if self._too_short(ctx):
+            return ctx.answer(message="post_message_tooshort", tid=str(thread.tid), pid="0")
         ctx.me.lastpost = self.now()
         post = self._add_post(thread, ctx.me, ctx.form.get("message", ""))
         return ctx.answer(message="post_reply_succeed", tid=str(thread.tid), pid=str(post.pid))
@@ -469,6 +478,9 @@ class FakeDiscuz:
             post = next((p for p in thread.posts if p.pid == _int(ctx.form.get("pid"))), None) if thread else None
             if post is None or post.author.uid != ctx.me.uid:
                 return httpx.Response(200, text=page.format("抱歉，您没有权限编辑"), headers={"content-type": "text/html"})
+            if post.first and not ctx.form.get("subject", "").strip():  # post_sm_isnull
+                return httpx.Response(200, text=page.format("抱歉，您尚未输入标题或内容"), headers={"content-type": "text/html"})
+            thread.subject = ctx.form["subject"] if post.first else thread.subject
             post.text, post.edited_by = ctx.form.get("message", ""), ctx.me.name
             return httpx.Response(200, text=page.format("帖子编辑成功"), headers={"content-type": "text/html"})
         if mod == "topicadmin" and ctx.me.groupid in ADMIN_GROUPS:

@@ -61,8 +61,9 @@ def test_wrong_password_version_3(site):
 
 def test_captcha_at_login_is_explained(site):
     site.fake.captcha_login = True
-    with pytest.raises(AuthFailed, match="captcha"):
+    with pytest.raises(AuthFailed, match="switch the login captcha off") as caught:
         site.client().login()
+    assert "cannot work" in str(caught.value)  # exempting the judge's group: the group is unknown before login
 
 
 def test_mobile_api_closed(site):
@@ -369,3 +370,31 @@ def test_pms_of_one_second_keep_the_pmid_order_in_their_times(site):
     assert times == sorted(times)
     for m, pm in zip(got, site.fake.pms, strict=True):  # every window still holds the true time
         assert m.time_utc.timestamp() <= pm.dateline <= m.time_utc.timestamp() + m.time_precision_seconds
+
+
+def test_editing_the_first_post_of_a_thread_sends_its_subject(site):
+    judge = site.client()
+    tid = judge.create_thread(3, "版杀 第1局", "[b]游戏开始[/b]")
+    first = site.fake.threads[tid].posts[0].pid
+    site.clock.advance(20)
+    judge.edit_post(first, "[b]游戏开始（已更正）[/b]")  # refused without a subject (post_sm_isnull)
+    assert site.fake.threads[tid].posts[0].text.startswith("[b]游戏开始（已更正）[/b]")
+    assert site.fake.threads[tid].subject == "版杀 第1局"
+    other = site.client()  # a restarted adapter learns the first post and subject from the thread
+    other.thread_posts(tid)
+    site.clock.advance(20)
+    other.edit_post(first, "[b]游戏开始（再次更正）[/b]")
+    assert "再次更正" in site.fake.threads[tid].posts[0].text
+
+
+def test_the_bots_short_posts_are_padded_to_the_sites_minimum_in_gbk_bytes():
+    gbk = Site(charset="GBK")
+    try:
+        judge = gbk.client()  # the judge in a members' group: minpostsize applies
+        tid = gbk.fake.new_thread("小明", 3, "局", "开始").tid
+        pid = judge.reply(tid, "投 王五")  # 7 bytes in GBK: refused as too short unless padded
+        text = next(p.text for p in gbk.fake.threads[tid].posts if p.pid == pid)
+        assert text.startswith("投 王五") and len(text.encode("gbk")) >= 10
+        assert judge.thread_posts(tid)[-1].text == "投 王五"
+    finally:
+        gbk.close()

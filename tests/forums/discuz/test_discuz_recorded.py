@@ -10,7 +10,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from cassette import CAPTURES, Cassette, body, capture, load
+from cassette import CAPTURES, Cassette, Exchange, body, capture, load
 from discuz_helpers import replay
 
 from forumbot.forums.base import ThreadPost
@@ -340,3 +340,32 @@ def test_text_as_a_gbk_site_stores_it():
     judge.login()
     assert judge.sendable("版杀 GBK · 法官消息 #1.0 😀") == "版杀 GBK · 法官消息 #1.0 □"
     assert judge.sendable("玩家[\u200bb]名") == "玩家［b]名"  # the BBCode escape, in a bracket GBK has
+
+
+# -- minpostsize counts bytes of the site's charset (season-gbk/065, gbk/web_viewthread_tid2_gbk.html) ----
+
+def _web_page(path: str, tid: str) -> Exchange:
+    return Exchange(path, "GET", {"mod": "viewthread", "tid": tid}, 200, "text/html; charset=gbk",
+                    (CAPTURES / path).read_bytes())
+
+
+def test_a_short_post_is_padded_to_10_gbk_bytes():
+    c = tape(*GBK_LOGIN, "gbk/023_sendreply_张三.json", check="gbk/check_gbk.json", charset="gbk")
+    player, _ = replay(c, "张三")
+    assert player.reply(2, "投 王五") > 0  # the real GBK site refused this 7-byte post (season-gbk/065)
+    message = c.sent("sendreply")[0].form["message"]
+    assert message.startswith("投 王五") and len(message.encode("gbk")) >= 10
+
+
+def test_a_too_short_refusal_reads_the_sites_minimum_and_pads_more():
+    refused = load("season-gbk/065_sendreply_赵六.json")[0]
+    refused.query["tid"] = "2"  # the same refusal, recorded in thread 3 of the GBK season
+    c = Cassette([*tape(*GBK_LOGIN).exchanges, refused, _web_page("gbk/web_viewthread_tid2_gbk.html", "2"),
+                  *load("gbk/023_sendreply_张三.json")],
+                 check="gbk/check_gbk.json", charset="gbk")
+    player, _ = replay(c, "张三", min_post_bytes=0)  # as if the setting said nothing is too short
+    assert player.reply(2, "投 王五") > 0
+    assert [r.served for r in c.requests[-3:]] == ["065_sendreply_赵六.json", "gbk/web_viewthread_tid2_gbk.html",
+                                                   "023_sendreply_张三.json"]
+    assert c.sent("sendreply")[0].form["message"] == "投 王五"
+    assert len(c.sent("sendreply")[1].form["message"].encode("gbk")) >= 10
