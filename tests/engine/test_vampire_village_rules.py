@@ -329,3 +329,12 @@ def test_opening_mentions_only_the_roles_dealt(n):
         g = Game(Setup("vampire_village", tuple(f"p{i}" for i in range(n)), seed=1))
         opening = next(p for p in g.start().posts if p.key == "vampire_village/opening")
         assert piper not in Renderer(locale).render(opening.key, opening.data)
+
+
+@pytest.mark.parametrize("reveal", [False, True])
+def test_hunter_role_pm_renders_in_every_locale(reveal):
+    r = play([], params={"reveal_roles_at_death": reveal})
+    pm = replies_to(r, "H", "role")[0]
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        lines = Renderer(locale).render(pm.key, pm.data).splitlines()
+        assert len(lines) > 3 and all(len(line) < 400 for line in lines)  # the hunter's line ends with its own break
