@@ -458,8 +458,11 @@ class FakeDiscuz:
         perpage = min(max(1, _int(ctx.params.get("perpage")) or 5), 499)
         pages = max(1, math.ceil(len(messages) / perpage))
         page = min(_int(ctx.params.get("page")) or pages, pages)  # no page: the newest
+        # pages are counted from the newest end: the last page is full, page 1 holds the oldest leftover
+        # (capture utf8-after-season/007, 008: 16 messages, 5 a page → 1, 5, 5, 5)
+        end = len(messages) - (pages - page) * perpage
         now = self.now()
-        shown = [p for p in messages[(page - 1) * perpage: page * perpage] if p.dateline < now and p.pmid not in self.hidden_pmids]
+        shown = [p for p in messages[max(0, end - perpage): end] if p.dateline < now and p.pmid not in self.hidden_pmids]
         rows = [{"plid": str(conv.plid), "subject": conv.subject, "pmid": str(p.pmid), "message": _pm_escape(p.text),
                  "touid": str(next(iter(conv.members - {p.sender.uid}), p.sender.uid)), "msgfromid": str(p.sender.uid),
                  "msgfrom": p.sender.name, "vdateline": dgmdate(p.dateline, now, self.timeoffset)} for p in shown]

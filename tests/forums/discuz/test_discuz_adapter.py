@@ -398,3 +398,33 @@ def test_the_bots_short_posts_are_padded_to_the_sites_minimum_in_gbk_bytes():
         assert judge.thread_posts(tid)[-1].text == "投 王五"
     finally:
         gbk.close()
+
+
+def test_the_fake_answers_as_the_recorded_real_forum(site):
+    """The fake against captures: flood 15.0 s refused, 16.0 s accepted (utf8-flood-posts/); PM pages
+    counted from the newest end (utf8-after-season/007, 008)."""
+    tid = site.fake.new_thread("小明", 3, "局", "开始").tid
+    player = site.client("小红", min_write_interval_seconds=0)
+    player.reply(tid, "first reply")
+
+    def send(text: str) -> str:
+        fields = {"message": text, "formhash": player._formhash}
+        return player._post("sendreply", {"tid": tid, "replysubmit": "yes"}, fields).messageval
+
+    site.clock.advance(15.0)
+    assert send("after 15.0 s") == "post_flood_ctrl"
+    site.clock.advance(1.0)
+    assert send("after 16.0 s") == "post_reply_succeed"
+    for i in range(16):
+        site.fake.player_pm("小明", "法官", f"消息 {i}")
+        site.clock.advance(1)
+    judge = site.client()
+    judge.login()
+    pages = {}
+    for page in (None, 1):
+        params = {"subop": "view", "touid": site.fake.user("小明").uid, "perpage": 5}
+        if page:
+            params["page"] = page
+        v = judge._read("mypm", params).variables
+        pages[page] = (v["page"], [i["message"] for i in v["list"]])
+    assert pages[None] == ("4", [f"消息 {i}" for i in range(11, 16)]) and pages[1] == ("1", ["消息 0"])

@@ -275,6 +275,8 @@ def test_a_conversation_is_read_in_pmid_order_with_windows_that_keep_it():
                                                      (42, "杀 赵六"), (45, "投 周八 张三"), (52, "杀 周八"),
                                                      (55, "投 张三")]
     assert all(m.sender == "李四" for m in got) and [r.query.get("touid") for r in c.sent("mypm")] == [None, "5"]
+    view = c.sent("mypm")[1].query  # no page: the newest end, where pages are counted from; all 16 in one
+    assert "page" not in view and view["perpage"] == "100"
     # "半小时前" (pmid 9) is 30 to 60 minutes; "24 分钟前" (pmid 30) 24 to 25 minutes before the read
     assert got[0].time_utc == clock.now - timedelta(seconds=3601) and got[0].time_precision_seconds == 1801
     assert got[1].time_utc == clock.now - timedelta(minutes=25) and got[1].time_precision_seconds == 60
@@ -369,3 +371,16 @@ def test_a_too_short_refusal_reads_the_sites_minimum_and_pads_more():
                                                    "023_sendreply_张三.json"]
     assert c.sent("sendreply")[0].form["message"] == "投 王五"
     assert len(c.sent("sendreply")[1].form["message"].encode("gbk")) >= 10
+
+
+def test_an_unread_pm_is_read_although_notice_newpm_says_0():
+    """utf8-relaxed/ (and utf8-newpm-notice/): forumindex says notice.newpm "0" while the list shows the
+    conversation isnew "1"; the inbox is read anyway, and the PM's text is as the player typed it."""
+    c = tape("utf8-relaxed", user="法官")
+    judge, _ = replay(c, login_api_version=4)
+    judge.login()
+    answer = judge._read("forumindex", {})
+    assert answer.variables["notice"]["newpm"] == "0"
+    got = judge.private_messages()
+    assert [(m.message_id, m.sender, m.body) for m in got] == [(1, "张三", "测试 <b>粗</b> & 'quote' 第一行\n第二行 😀")]
+    assert not c.unused()
