@@ -164,10 +164,14 @@ def test_unknown_locale_is_a_clear_error():
 @pytest.mark.parametrize("locale", LOCALES)
 def test_runtime_templates_render(locale):
     r = Renderer(locale, "bbcode")
-    assert "#3.1" in r.render("common/pm_subject", {"ref": "3.1"}, season="S")
+    subject = r.render("common/pm_subject", {"ref": "3.1"}, season="S").strip()
+    assert subject in ("S · Judge", "S · 法官")  # one readable subject a season: no message number
     assert r.render("common/reminder", {"phase": "vote", "round": 3}, deadline="D")
     text = r.render("common/delivery_failed", {"recipient": "[b]x", "kind": "pm", "error": "full", "attempt": 1, "max_attempts": 5})
-    assert "[\u200bb]x" in text
+    assert "[\u200bb]x" in text and "1" in text and "5" in text
+    final = r.render("common/delivery_failed", {"recipient": "x", "kind": "pm", "error": "no such user", "attempt": 1,
+                                                "max_attempts": 1, "final": True})
+    assert "no such user" in final and "1" not in final  # settled: no attempt count, no promise to retry
 
 
 # OpenCC s2twp slips and mainland words in the zh-Hant templates: (pattern, why).

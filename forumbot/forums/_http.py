@@ -1,9 +1,17 @@
 """HTTP transport shared by the adapters: timeouts, retries with backoff, write pacing, a request counter.
 
-Reads (GET) are retried on connection errors, timeouts and HTTP 502/503/504. Writes (POST) are retried
-only when the request surely never reached the forum (connection refused, connect timeout), so a post is
-never doubled. What is still failing after the retries becomes :class:`ForumDown`; HTTP 429 becomes
-:class:`RateLimited`.
+Reads (GET) are retried on connection errors, timeouts and HTTP 500/502/503/504, with exponential backoff
+(tenacity); a ``Retry-After`` the forum sends with a 429 or 503 is honoured: a short one is waited before
+the retry, a longer one becomes :class:`RateLimited` at once (the runtime then holds its poller back that
+long instead of sleeping inside a cycle). Writes (POST) are retried only when the request surely never
+reached the forum (connection refused, connect timeout), so a post is never doubled; a write that got no
+answer, or a 5xx answer, may have been done and becomes :class:`WriteUncertain`. What is still failing
+after the retries becomes :class:`ForumDown`; HTTP 429 becomes :class:`RateLimited`.
+
+Writes are spaced: :meth:`Transport.write_wait_seconds` says how long until the next write may start, counted from
+the *answer* to the previous one (forums stamp a write when they get it and compare the next one's stamp,
+often in whole seconds: counting from the answer is what keeps a flood check quiet). The runtime waits
+that long between reads; :meth:`Transport.post` still sleeps what is left, as a safety net.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import Any
 import httpx
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from forumbot.forums.errors import ForumDown, ForumError, RateLimited
+from forumbot.forums.errors import ForumDown, ForumError, RateLimited, WriteUncertain
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +32,10 @@ USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) forumbot-judge/0.1"  # no "bot"/"s
 
 
 class _Transient(Exception):
-    def __init__(self, what: str):
+    def __init__(self, what: str, retry_after: float = 0.0):
         super().__init__(what)
         self.what = what
+        self.retry_after = retry_after
 
 
 class Transport:
@@ -130,11 +139,17 @@ class Transport:
             log.debug("waiting %.1f s between writes", wait)
             self._sleep(wait)
 
+    def _wait(self, state: Any) -> float:
+        """Exponential backoff, or the forum's own ``Retry-After`` when it asked for longer."""
+        backoff = wait_exponential(multiplier=self._backoff, max=self._max_backoff)(state)
+        exc = state.outcome.exception() if state.outcome is not None else None
+        return max(backoff, getattr(exc, "retry_after", 0.0))
+
     def _send(self, method: str, path: str, *, follow: bool, write: bool, keep_5xx: bool = False,
               **kwargs: Any) -> httpx.Response:
         retrying = Retrying(
             stop=stop_after_attempt(self._retries + 1),
-            wait=wait_exponential(multiplier=self._backoff, max=self._max_backoff),
+            wait=self._wait,
             retry=retry_if_exception_type(_Transient),
             sleep=self._sleep,
             reraise=True,
@@ -152,24 +167,30 @@ class Transport:
             raise _Transient(f"cannot connect: {type(exc).__name__}") from exc
         except httpx.TransportError as exc:
             if write:  # the forum may have acted on it: do not send it twice
-                raise ForumDown(
+                raise WriteUncertain(
                     f"the forum at {self.base_url} did not answer a write ({type(exc).__name__}); "
                     "it may or may not have been done"
                 ) from exc
             raise _Transient(f"{type(exc).__name__}") from exc
         except httpx.HTTPError as exc:  # redirect loops, bad URLs, undecodable bodies
             raise ForumError(f"the forum at {self.base_url} gave an unusable answer to {path}: {exc}") from exc
-        if response.status_code == 429:
-            raise RateLimited(
-                f"the forum at {self.base_url} asks to slow down (HTTP 429)",
-                _retry_after(response.headers.get("Retry-After")),
-            )
+        status = response.status_code
+        asked = response.headers.get("Retry-After")
+        if status == 429 or (status == 503 and asked and not write and not keep_5xx):
+            wait = _retry_after(asked)
+            if not write and asked and wait <= self._max_backoff:  # short: wait it and read again
+                raise _Transient(f"HTTP {status}, retry after {wait:g} s", wait)
+            raise RateLimited(f"the forum at {self.base_url} asks to slow down (HTTP {status}, "
+                              f"retry after {wait:g} s)", wait)
         if keep_5xx:
             return response
-        if response.status_code in (502, 503, 504) and not write:
-            raise _Transient(f"HTTP {response.status_code}")
-        if response.status_code >= 500:
-            raise ForumDown(f"the forum at {self.base_url} failed with HTTP {response.status_code} on {path}")
+        if status in (500, 502, 503, 504) and not write:
+            raise _Transient(f"HTTP {status}")
+        if status >= 500:
+            if write:
+                raise WriteUncertain(f"the forum at {self.base_url} failed with HTTP {status} on {path}; "
+                                     "the write may or may not have been done")
+            raise ForumDown(f"the forum at {self.base_url} failed with HTTP {status} on {path}")
         return response
 
 

@@ -39,8 +39,16 @@ from forumbot.forums.errors import (  # noqa: F401  (re-exported: one import for
     NotAllowed,
     NotFound,
     RateLimited,
+    NoSuchUser,
     SendFailed,
+    WriteUncertain,
 )
+
+
+def fingerprint(text: str, length: int = 40) -> str:
+    """Letters, digits and CJK of ``text`` only (at most ``length``): the same for a Markdown/BBCode body
+    and the plain text the forum shows of it. How the runtime recognises its own post or message."""
+    return "".join(ch for ch in text if ch.isalnum())[:length]
 
 
 @dataclass(frozen=True)
@@ -154,10 +162,14 @@ class Forum(Protocol):
         """Opens a new thread in the forum (board) ``forum_id``; returns its thread id."""
         ...
 
-    def send_pm(self, user: str, subject: str, body: str) -> SentMessage:
-        """Sends a private message and checks that the forum stored it.
+    def send_pm(self, user: str, subject: str, body: str, conversation_id: int | None = None) -> SentMessage:
+        """Sends a private message and checks that the forum stored it. With ``conversation_id`` (the
+        judge's conversation with ``user``, from an earlier :class:`SentMessage`) the message goes inside
+        it where the engine allows replies; otherwise (or when it is gone) a new conversation is started
+        with ``subject``.
 
-        Raises :class:`SendFailed` when the forum did not deliver it (full mailbox, unknown user, ...).
+        Raises :class:`NoSuchUser` when the account does not exist, :class:`SendFailed` when the forum
+        refused it (full mailbox, ...), :class:`WriteUncertain` when it may or may not have been stored.
         """
         ...
 
@@ -167,12 +179,20 @@ class Forum(Protocol):
         was created before creating it again."""
         ...
 
-    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
-        """The newest private message the judge sent to ``user`` with exactly ``subject``, or None.
+    def find_sent_pm(self, user: str, subject: str, body: str = "", after_message_id: int | None = None,
+                     conversation_id: int | None = None) -> SentMessage | None:
+        """The judge's first private message to ``user`` newer than ``after_message_id`` whose text has the
+        :func:`fingerprint` of ``body`` (the newest one with ``subject`` when ``body`` is empty), looked
+        for in ``conversation_id`` when given, else in the newest conversation with ``subject``; or None.
 
-        Used after a crash or a dropped connection to learn whether a send reached the forum before
-        sending again; the runtime makes every subject unique. Looks at the newest sent messages only.
+        Used after an uncertain write (a crash, a dropped connection, an unanswered request) to learn
+        whether it reached the forum before sending again. Looks at the newest sent messages only.
         """
+        ...
+
+    def write_wait_seconds(self) -> float:
+        """Seconds (≥ 0) before the next write may start by the forum's pacing rule, counted from the
+        answer to the previous write (Discuz!: 16 s). The runtime waits it between reads."""
         ...
 
     def export_cursor(self) -> dict[str, Any]:

@@ -102,6 +102,7 @@ class DiscuzForum(DiscuzInbox):
         sleep: Callable[[float], None] = time.sleep,
         monotonic: Callable[[], float] = time.monotonic,
         clock: Callable[[], datetime] = _utcnow,
+        request_horizon_seconds: float = 60.0,
     ):
         self.base_url = base_url.rstrip("/")
         self.username = username
@@ -134,6 +135,7 @@ class DiscuzForum(DiscuzInbox):
         self._sent_windows: dict[int, tuple[datetime, datetime]] = {}  # pmid -> (request, answer) of our sends
         self._pm_anchor: tuple[int, datetime] | None = None  # the highest pmid read and its earliest instant
         self._write_started = clock()
+        self.request_horizon_seconds = float(request_horizon_seconds)  # how late the site may still do a request
 
     def __repr__(self) -> str:
         return f"DiscuzForum({self.base_url!r}, user={self.username!r})"
@@ -521,9 +523,10 @@ class DiscuzForum(DiscuzInbox):
             return tid
         raise api.refusal(answer, what, flood_wait=self.flood_seconds)
 
-    def send_pm(self, user: str, subject: str, body: str) -> SentMessage:
+    def send_pm(self, user: str, subject: str, body: str, conversation_id: int | None = None) -> SentMessage:
         """Sends ``subject`` (as the first line) and ``body`` to ``user`` (a user name, or ``uid:123``).
 
+        Discuz! keeps one conversation per pair of users, so ``conversation_id`` is not needed.
         Raises ConversationLimit (a SendFailed), SendFailed (unknown user, refused), RateLimited, NotAllowed.
         """
         target = {"touid": user[4:]} if user.startswith("uid:") and user[4:].isdigit() else {"username": user}

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.forums import discuz_api as api
-from forumbot.forums.base import PrivateMessage, SentMessage
+from forumbot.forums.base import PrivateMessage, SentMessage, fingerprint
 from forumbot.forums.discuz_time import UnknownTimeText, parse_relative
 from forumbot.forums.errors import LayoutChanged
 
@@ -177,9 +177,12 @@ class DiscuzInbox:
                             api.to_int(item.get("plid")) or row["plid"], precision)
         return _Msg(pm, api.to_int(item.get("msgfromid")))
 
-    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
-        """The newest message the judge sent to ``user`` whose first line is ``subject``, among the newest
-        page of that conversation (conversations on the first two pages of the inbox), or None."""
+    def find_sent_pm(self, user: str, subject: str, body: str = "", after_message_id: int | None = None,
+                     conversation_id: int | None = None) -> SentMessage | None:
+        """The newest message the judge sent to ``user`` whose first line is ``subject`` (and, when ``body``
+        is given, the first one newer than ``after_message_id`` whose text is ``subject`` + ``body`` by
+        fingerprint), among the newest page of that conversation (conversations on the first two pages of
+        the inbox), or None. ``conversation_id`` is not needed (one conversation per pair of users)."""
         if self._uid <= 0:
             self.login()
         row = None
@@ -198,12 +201,16 @@ class DiscuzInbox:
         want = " ".join(self.sendable(subject).split())
         for attempt in (1, 2):
             items = self._read("mypm", params).variables.get("list") or []
-            for item in sorted(items, key=lambda i: api.to_int(i.get("pmid")), reverse=True):
+            order = sorted(items, key=lambda i: api.to_int(i.get("pmid")), reverse=not body)
+            for item in order:
                 if api.to_int(item.get("msgfromid")) != self._uid:
+                    continue
+                if api.to_int(item.get("pmid")) <= int(after_message_id or 0):
                     continue
                 text = api.pm_text(str(item.get("message") or ""))
                 first = " ".join(text.strip().split("\n", 1)[0].split())
-                if first == want:
+                matches = fingerprint(text) == fingerprint(f"{subject}\n\n{body}") if body else first == want
+                if matches:
                     return SentMessage(api.to_int(item.get("pmid")), api.to_int(item.get("plid")), user, self._clock())
             mine_last = api.to_int(row.get("msgfromid")) == self._uid
             if attempt == 1 and mine_last and fp(api.plain(row.get("message"))).startswith(fp(want)[:12]):

@@ -34,6 +34,12 @@ class ForumDown(ForumError):
     """The forum could not be reached or answered with server errors, after the retries."""
 
 
+class WriteUncertain(ForumDown):
+    """A write that may or may not have been done: the forum did not answer it in time (it may still be
+    working through it), or answered with something that is neither the expected result nor a refusal.
+    The runtime looks for the item again only after the forum's request horizon, and only then resends."""
+
+
 class LayoutChanged(ForumError):
     """A page did not have the shape the adapter expects: ``url`` of the page and ``missing``, what was not found."""
 
@@ -55,3 +61,7 @@ class SendFailed(ForumError):
         super().__init__(message)
         self.reason = reason
         self.retry_after_seconds = retry_after_seconds
+
+
+class NoSuchUser(SendFailed):
+    """The recipient's account does not exist (a misspelt roster name): retrying cannot help."""

@@ -34,8 +34,16 @@ import httpx
 
 from forumbot.forums import flaskbb_pages as pages
 from forumbot.forums._http import Transport
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost
-from forumbot.forums.errors import AuthFailed, LayoutChanged, NotAllowed, NotFound, SendFailed
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.errors import (
+    AuthFailed,
+    LayoutChanged,
+    NoSuchUser,
+    NotAllowed,
+    NotFound,
+    SendFailed,
+    WriteUncertain,
+)
 
 T = TypeVar("T")
 _CSRF_MAX_AGE = 30 * 60.0  # seconds; FlaskBB's tokens last an hour
@@ -46,7 +54,8 @@ class FlaskBBForum:
     """A FlaskBB forum seen through one account. See :class:`forumbot.forums.base.Forum` for the methods.
 
     ``base_url`` like ``http://127.0.0.1:8080``; ``timeout_seconds`` per request;
-    ``min_write_interval_seconds`` between writes; ``retries`` / ``backoff_seconds`` for transient failures.
+    ``min_write_interval_seconds`` between writes; ``retries`` / ``backoff_seconds`` for transient failures;
+    ``request_horizon_seconds``: how long after a request timed out the forum may still perform it.
     """
 
     engine = "flaskbb"
@@ -61,8 +70,10 @@ class FlaskBBForum:
         min_write_interval_seconds: float = 0.0,
         retries: int = 3,
         backoff_seconds: float = 0.5,
+        request_horizon_seconds: float = 60.0,
     ):
         self.base_url = base_url.rstrip("/")
+        self.request_horizon_seconds = float(request_horizon_seconds)
         self.username = username
         self.__password = password
         self.http = Transport(
@@ -93,6 +104,10 @@ class FlaskBBForum:
     def close(self) -> None:
         """Closes the HTTP connections."""
         self.http.close()
+
+    def write_wait_seconds(self) -> float:
+        """Seconds until the next write may start (``min_write_interval_seconds`` after the last answer)."""
+        return self.http.write_wait_seconds()
 
     def login(self) -> None:
         """Logs in with a fresh session. Raises AuthFailed, RateLimited, ForumDown or LayoutChanged."""
@@ -194,11 +209,16 @@ class FlaskBBForum:
         raise AuthFailed(f"the forum at {self.base_url} would not accept a form from {self.username!r}: {detail}")
 
     def _refusal(self, answer: httpx.Response, what: str) -> str:
-        """The forum's reason for refusing a write: flashed alerts after the redirect, or the form's errors."""
+        """The forum's reason for refusing a write: flashed alerts after the redirect, or the form's errors.
+        Raises WriteUncertain when the answer gives none (neither the expected result nor a refusal)."""
+        status = answer.status_code
         if answer.status_code in (301, 302, 303):
             answer = self.http.get(answer.headers["location"])
         reasons = pages.form_errors(answer.text) if answer.status_code == 200 else []
-        return "; ".join(reasons) or f"the forum did not {what} (HTTP {answer.status_code})"
+        if not reasons:
+            raise WriteUncertain(f"the forum answered HTTP {status} without the result or a reason when asked to "
+                                 f"{what}; it may or may not have been done")
+        return "; ".join(reasons)
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -374,23 +394,43 @@ class FlaskBBForum:
             reason = "; ".join(text for level, text in topic.common.flashes if level in ("danger", "warning"))
             raise NotAllowed(f"the forum did not {action} thread {thread_id}: {reason or 'no moderator rights?'}")
 
-    def send_pm(self, user: str, subject: str, body: str) -> SentMessage:
-        """Starts a conversation with ``user`` and checks it is stored; returns the proof. Raises SendFailed."""
+    def send_pm(self, user: str, subject: str, body: str, conversation_id: int | None = None) -> SentMessage:
+        """Sends ``body`` to ``user``: inside the judge's conversation ``conversation_id`` when given (and
+        still there), else as a new conversation with ``subject``; checks it is stored and returns the proof.
+        Raises NoSuchUser, SendFailed (refused, e.g. the judge's box is full) or WriteUncertain."""
+        if conversation_id:
+            try:
+                return self._reply_pm(int(conversation_id), user, body)
+            except NotFound:
+                pass  # the judge's copy was deleted: start a new conversation
         fields = {"to_user": user, "subject": subject, "message": body, "send_message": "Start Conversation"}
         answer = self._submit("/conversations/new", fields, form_path="/conversations/new")
         location = answer.headers.get("location", "")
         if answer.status_code not in (301, 302, 303) or not location.rstrip("/").endswith("/conversations/sent"):
             reason = self._refusal(answer, "send the message")
+            if "does not exist" in reason:
+                raise NoSuchUser(f"the private message to {user!r} was not sent: {reason}", reason)
             raise SendFailed(f"the private message to {user!r} was not sent: {reason}", reason)
-        sent = self._page(location, pages.parse_inbox)
-        row = next((r for r in sent.rows if r.to_user == user and r.subject == subject), None)
-        if row is None:
-            raise SendFailed(f"the forum said the message to {user!r} was sent but it is not in the sent box")
-        conv = self._page(f"/conversations/{row.conversation_id}/view", pages.parse_conversation)
-        mine = [m for m in conv.messages if m.author == self._user]
-        if not mine:
-            raise SendFailed(f"the conversation with {user!r} holds no message from {self._user!r}")
-        return SentMessage(mine[-1].message_id, row.conversation_id, user, mine[-1].time_utc)
+        found = self.find_sent_pm(user, subject, body)
+        if found is None:
+            raise WriteUncertain(f"the forum said the message to {user!r} was sent but it is not in the sent box")
+        return found
+
+    def _reply_pm(self, conversation_id: int, user: str, body: str) -> SentMessage:
+        path = f"/conversations/{conversation_id}/view"
+        before = self._page(path, pages.parse_conversation)
+        last = max((m.message_id for m in before.messages), default=0)
+        answer = self._submit(path, {"message": body, "submit": "Send Message"}, form_path=path)
+        if answer.status_code == 404:
+            raise NotFound(f"conversation {conversation_id} does not exist on {self.base_url}")
+        location = answer.headers.get("location", "")
+        if answer.status_code not in (301, 302, 303) or not urlsplit(location).path.rstrip("/").endswith(path):
+            reason = self._refusal(answer, "send the message")
+            raise SendFailed(f"the private message to {user!r} was not sent: {reason}", reason)
+        found = self.find_sent_pm(user, "", body, after_message_id=last, conversation_id=conversation_id)
+        if found is None:
+            raise WriteUncertain(f"the forum said the message to {user!r} was sent but it is not in the conversation")
+        return found
 
     def find_thread(self, forum_id: int, subject: str) -> int | None:
         """The newest thread the judge opened in board ``forum_id`` with exactly ``subject`` (first page
@@ -409,15 +449,31 @@ class FlaskBBForum:
             raise LayoutChanged(self._abs(row.href), "a redirect to the topic of the board's first post link")
         return None
 
-    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
-        """Looks in the first page of the sent box for a conversation with ``user`` and ``subject``."""
-        sent = self._page("/conversations/sent", pages.parse_inbox)
-        row = next((r for r in sent.rows if r.to_user == user and r.subject == subject), None)
-        if row is None:
+    def find_sent_pm(self, user: str, subject: str, body: str = "", after_message_id: int | None = None,
+                     conversation_id: int | None = None) -> SentMessage | None:
+        """The judge's first message to ``user`` newer than ``after_message_id`` whose text matches ``body``
+        (by :func:`~forumbot.forums.base.fingerprint`; any text when empty), in conversation
+        ``conversation_id`` or else in the newest conversation of the sent box's first page with ``user``
+        and ``subject``; None when there is none."""
+        cid = conversation_id
+        if not cid:
+            sent = self._page("/conversations/sent", pages.parse_inbox)
+            row = next((r for r in sent.rows if r.to_user == user and r.subject == subject), None)
+            if row is None:
+                return None
+            cid = row.conversation_id
+        try:
+            conv = self._page(f"/conversations/{cid}/view", pages.parse_conversation)
+        except NotFound:
             return None
-        conv = self._page(f"/conversations/{row.conversation_id}/view", pages.parse_conversation)
-        mine = [m for m in conv.messages if m.author == self._user]
-        return SentMessage(mine[-1].message_id, row.conversation_id, user, mine[-1].time_utc) if mine else None
+        want = fingerprint(body) if body else ""
+        after = int(after_message_id or 0)
+        mine = [m for m in conv.messages if m.author == self._user and m.message_id > after
+                and (not want or fingerprint(m.text) == want)]
+        if not mine:
+            return None
+        m = mine[0] if body else mine[-1]
+        return SentMessage(m.message_id, cid, user, m.time_utc)
 
     # -- cursor ----------------------------------------------------------------------------------------
 

@@ -1,16 +1,17 @@
 """An in-memory forum: the :class:`~forumbot.forums.base.Forum` interface without HTTP, for tests of
 the runtime and for dry runs. Players act through :meth:`MemoryForum.player_pm` and
-:meth:`MemoryForum.player_post`; :attr:`down` and :attr:`full_mailboxes` inject failures."""
+:meth:`MemoryForum.player_post`; :attr:`down`, :attr:`full_mailboxes`, :attr:`fail_after_write` and
+:attr:`late_writes` inject failures; :attr:`write_interval_seconds` paces writes like a real forum."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost
-from forumbot.forums.errors import ForumDown, NotFound, SendFailed
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.errors import ForumDown, NoSuchUser, NotFound, SendFailed, WriteUncertain
 
 
 @dataclass
@@ -20,11 +21,18 @@ class _Sent:
     subject: str
     body: str
     time_utc: datetime
+    conversation_id: int = 0
 
 
 @dataclass
 class MemoryForum:
-    """One forum seen by the judge account ``username``. ``clock`` gives the forum's time (UTC)."""
+    """One forum seen by the judge account ``username``. ``clock`` gives the forum's time (UTC).
+
+    ``users``: when not empty, the accounts that exist (a PM to anyone else raises NoSuchUser).
+    ``late_writes``: how many of the next writes the forum performs ``late_write_seconds`` after the
+    request while the judge gets no answer (WriteUncertain), like an overloaded forum working through its
+    queue. ``write_interval_seconds``: the pacing :meth:`write_wait_seconds` reports after each answered write.
+    """
 
     username: str = "judge"
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
@@ -38,6 +46,13 @@ class MemoryForum:
     requests: int = 0
     _next_id: int = 1
     fail_after_write: bool = False  # the write reaches the forum, then the connection drops
+    late_writes: int = 0
+    late_write_seconds: float = 10.0
+    write_interval_seconds: float = 0.0
+    request_horizon_seconds: float = 0.0
+    conversations: dict[int, str] = field(default_factory=dict)  # the judge's conversation id -> the other user
+    _late: list[tuple[datetime, Callable[[], Any]]] = field(default_factory=list)
+    _last_answer: datetime | None = None
 
     def _id(self) -> int:
         self._next_id += 1
@@ -45,13 +60,39 @@ class MemoryForum:
 
     def _req(self) -> None:
         self.requests += 1
+        self._catch_up()
         if self.down:
             raise ForumDown("the forum is down (memory forum)")
+
+    def _catch_up(self) -> None:
+        """Performs the late writes whose time has come."""
+        now = self.clock()
+        due = [w for w in self._late if w[0] <= now]
+        self._late = [w for w in self._late if w[0] > now]
+        for _, perform in due:
+            perform()
+
+    def _write(self, perform: Callable[[], Any]) -> Any:
+        """Performs a write now, or (``late_writes``) later without answering; paces the next one."""
+        if self.late_writes > 0:
+            self.late_writes -= 1
+            self._late.append((self.clock() + timedelta(seconds=self.late_write_seconds), perform))
+            raise WriteUncertain("the forum did not answer the write in time (memory forum)")
+        result = perform()
+        self._last_answer = self.clock()
+        self._written()
+        return result
+
+    def write_wait_seconds(self) -> float:
+        if self._last_answer is None or self.write_interval_seconds <= 0:
+            return 0.0
+        left = self._last_answer + timedelta(seconds=self.write_interval_seconds) - self.clock()
+        return max(0.0, left.total_seconds())
 
     def _written(self) -> None:
         if self.fail_after_write:
             self.fail_after_write = False
-            raise ForumDown("connection lost after the request was sent (memory forum)")
+            raise WriteUncertain("connection lost after the request was sent (memory forum)")
 
     # --- what players do -----------------------------------------------------------------------------
     def player_pm(self, sender: str, body: str, subject: str = "", at: datetime | None = None,
@@ -106,10 +147,13 @@ class MemoryForum:
         self._req()
         if thread_id not in self.threads:
             raise NotFound(f"thread {thread_id} does not exist")
-        p = ThreadPost(self._id(), self.username, self.clock(), body, body, False)
-        self.threads[thread_id].append(p)
-        self._written()
-        return p.post_id
+
+        def perform() -> int:
+            p = ThreadPost(self._id(), self.username, self.clock(), body, body, False)
+            self.threads[thread_id].append(p)
+            return p.post_id
+
+        return self._write(perform)
 
     def edit_post(self, post_id: int, body: str) -> None:
         self._req()
@@ -122,32 +166,54 @@ class MemoryForum:
 
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:
         self._req()
-        tid = self._id()
-        self.threads[tid] = [ThreadPost(self._id(), self.username, self.clock(), body, body, False)]
-        self.subjects[tid] = subject
-        self._written()
-        return tid
 
-    def send_pm(self, user: str, subject: str, body: str) -> SentMessage:
+        def perform() -> int:
+            tid = self._id()
+            self.threads[tid] = [ThreadPost(self._id(), self.username, self.clock(), body, body, False)]
+            self.subjects[tid] = subject
+            return tid
+
+        return self._write(perform)
+
+    def send_pm(self, user: str, subject: str, body: str, conversation_id: int | None = None) -> SentMessage:
         self._req()
+        if self.users and user not in self.users:
+            raise NoSuchUser(f"the private message to {user!r} was not sent: no such user", "no such user")
         if user in self.full_mailboxes:
             raise SendFailed(f"the private message to {user!r} was not sent: mailbox full", "mailbox full")
-        m = _Sent(self._id(), user, subject, body, self.clock())
-        self.sent.append(m)
-        self._written()
-        return SentMessage(m.message_id, 0, user, m.time_utc)
+
+        def perform() -> _Sent:
+            cid = conversation_id if conversation_id and self.conversations.get(conversation_id) == user else 0
+            if not cid:
+                cid = self._id()
+                self.conversations[cid] = user
+            m = _Sent(self._id(), user, subject, body, self.clock(), cid)
+            self.sent.append(m)
+            return m
+
+        m = self._write(perform)
+        return SentMessage(m.message_id, m.conversation_id, user, m.time_utc)
 
     def find_thread(self, forum_id: int, subject: str) -> int | None:
         self._req()
         found = [tid for tid, sub in self.subjects.items() if sub == subject]
         return found[-1] if found else None
 
-    def find_sent_pm(self, user: str, subject: str) -> SentMessage | None:
+    def find_sent_pm(self, user: str, subject: str, body: str = "", after_message_id: int | None = None,
+                     conversation_id: int | None = None) -> SentMessage | None:
         self._req()
-        for m in reversed(self.sent):
-            if m.recipient == user and m.subject == subject:
-                return SentMessage(m.message_id, 0, user, m.time_utc)
-        return None
+        want = fingerprint(body) if body else ""
+        mine = [m for m in self.sent if m.recipient == user and m.message_id > (after_message_id or 0)
+                and (m.conversation_id == conversation_id if conversation_id else m.subject == subject)
+                and (not want or fingerprint(m.body) == want)]
+        if not mine:
+            return None
+        m = mine[0] if body else mine[-1]
+        return SentMessage(m.message_id, m.conversation_id, user, m.time_utc)
+
+    def conversations_with(self, user: str) -> set[int]:
+        """The judge's conversations with ``user`` (each holding one or more private messages)."""
+        return {m.conversation_id for m in self.sent if m.recipient == user}
 
     def export_cursor(self) -> dict[str, Any]:
         return {}

@@ -56,7 +56,9 @@ class ForumSettings(BaseModel):
     """How to reach the forum and which thread and board the season uses.
 
     Times are in seconds. ``thread_id`` is the game thread (optional until it exists); ``forum_id`` the
-    board where the bot opens threads.
+    board where the bot opens threads. ``request_horizon_seconds`` (60 by default) is how long after the
+    bot gave up on a request (a timeout) the forum may still perform it: a write that got no answer is
+    looked for on the forum only after that, and sent again only if it is not there.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -72,6 +74,7 @@ class ForumSettings(BaseModel):
     timeout_seconds: float = Field(default=20.0, gt=0)
     retries: int = Field(default=3, ge=0, le=10)
     backoff_seconds: float = Field(default=0.5, ge=0)
+    request_horizon_seconds: float = Field(default=60.0, ge=0)  # how late the forum may still perform a request
     # Discuz! only (ignored by other engines)
     charset: Literal["auto", "utf-8", "gbk"] = "auto"
     site_time_zone: str = "Asia/Shanghai"
@@ -191,6 +194,7 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             min_write_interval_seconds=settings.min_write_interval_seconds,
             retries=settings.retries,
             backoff_seconds=settings.backoff_seconds,
+            request_horizon_seconds=settings.request_horizon_seconds,
         )
     if settings.engine == "discuz":
         from forumbot.forums.discuz import DiscuzForum
@@ -206,5 +210,6 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             charset=settings.charset,
             site_time_zone=settings.site_time_zone,
             login_api_version=settings.login_api_version,
+            request_horizon_seconds=settings.request_horizon_seconds,
         )
     raise SettingsError(f"unknown forum engine {settings.engine!r}")  # pragma: no cover (Literal above)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -46,12 +47,15 @@ def _interval(row: InboundRow) -> Interval:
 
 
 class Bot:
-    """One season. ``forum``: a logged-in-on-demand adapter; ``clock``: UTC now (tests inject one)."""
+    """One season. ``forum``: a logged-in-on-demand adapter; ``clock``: UTC now and ``sleep(seconds)``
+    (tests inject both)."""
 
-    def __init__(self, config: SeasonConfig, forum: Forum, clock: Callable[[], datetime] = utcnow, engine: Any = None) -> None:
+    def __init__(self, config: SeasonConfig, forum: Forum, clock: Callable[[], datetime] = utcnow, engine: Any = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.config = config
         self.forum = forum
         self.clock = clock
+        self.sleep = sleep
         self.db = engine if engine is not None else make_engine(config.database_url)
         upgrade(self.db)
         self.renderer = Renderer(config.locale, config.effective_markup, config.template_dir,
@@ -144,6 +148,18 @@ class Bot:
         self._poll()
         self._advance()
         self._deliver()
+        if self.game.finished:
+            self.delivery.settle_at_game_over()
+
+    def next_read(self) -> datetime:
+        """When the forum must be read next: one poll interval from now, or sooner when a deadline or a
+        reminder (plus grace) comes first. Delivery stops before it, so reading never waits for the outbox."""
+        now = self.clock()
+        due = [now + parse_duration(self.config.schedule.poll_interval)]
+        wake = self.next_wakeup() if self.started else None
+        if wake is not None and wake > now:
+            due.append(wake)
+        return min(due)
 
     def _start(self) -> None:
         at = self.start_time()
@@ -154,9 +170,10 @@ class Bot:
         log.info("season %s started: %d players, %d posts queued", self.config.name, len(self.game.players), len(step.posts))
         log.debug("season %s started: %d private messages queued", self.config.name, len(step.replies))
 
-    def _commit(self, row: InputRow, rows: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
+    def _commit(self, row: InputRow, rows: list[OutboxRow], cursors: dict[str, Any] | None = None,
+                cancel_to: list[str] | None = None) -> None:
         try:
-            self.store.commit_input(row, rows, cursors)
+            self.store.commit_input(row, rows, cursors, cancel_to or [])
         except Exception:
             self._rebuild()  # the game in memory ran ahead of the database: take it back
             raise
@@ -301,7 +318,9 @@ class Bot:
         step = self._step("message", at, inbound)
         rows = self._outbox_rows(step, seq, inbound, late=late, straddled=str(inbound.id) in notes)
         cursors = {"straddled": notes} if str(inbound.id) in notes else None
-        self._commit(InputRow(seq=seq, kind="message", at=at, inbound_id=inbound.id), rows, cursors)
+        replaced = [e.data["old"] for e in step.events if e.kind == "organiser_replace"]
+        self._commit(InputRow(seq=seq, kind="message", at=at, inbound_id=inbound.id), rows, cursors,
+                     cancel_to=replaced)
         where = {"pm": "private message", "thread": "thread post", "cli": "organiser command (CLI)"}[inbound.source]
         # INFO names no private message's sender or forum id (ids grow with every PM the judge sends) and
         # counts no replies: at night they would tell the teams. DEBUG has them.
@@ -416,19 +435,25 @@ class Bot:
         return rows
 
     def _deliver(self) -> None:
-        self.delivery.run()
+        self.delivery.run(until=self.next_read())
 
-    def notify_failure(self, row: OutboxRow, exc: Exception, max_attempts: int) -> None:
-        """Tell the organisers that ``row`` could not be delivered (queued like any private message)."""
+    def notify_failure(self, row: OutboxRow, exc: Exception, max_attempts: int, final: bool = False) -> None:
+        """Tell the organisers that ``row`` could not be delivered (queued like any private message);
+        ``final``: it never will be (no such account) and is not retried."""
         attempt = row.attempts + 1
         notes = [
             self._pm_row(f"{self.store.season_id}:failed:{row.id}:{attempt}:{org}", org, f"f{row.id}.{attempt}",
                          "common/delivery_failed",
                          {"recipient": row.recipient or "", "kind": row.kind, "error": str(exc)[:300],
-                          "attempt": attempt, "max_attempts": max_attempts})
+                          "attempt": attempt, "max_attempts": max_attempts, "final": final})
             for org in self.config.organisers
         ]
         self.store.queue(notes)
+
+    def undelivered(self) -> list[OutboxRow]:
+        """Rows that were not delivered and never will be: undeliverable (no such account, still failing
+        at game over) or cancelled (the player was replaced)."""
+        return self.store.outbox(("undeliverable", "cancelled"))
 
     # --- organiser commands from the command line -------------------------------------------------
     def organiser_command(self, text: str) -> None:
@@ -449,7 +474,7 @@ class Bot:
         return min(times) if times else None
 
     def done(self) -> bool:
-        """The game is over and everything is delivered (or has failed for good)."""
+        """The game is over and everything is delivered or settled (see :meth:`undelivered`)."""
         if not self.game.finished:
             return False
         return not self.store.outbox(("pending", "sending")) and all(

@@ -1,13 +1,30 @@
-"""Delivering the outbox: in order, at the forum's pace, each row verified on the forum before it is
-sent again after an interrupted attempt (a crash, a dropped connection), so nothing is doubled."""
+"""Delivering the outbox: in order per destination, at the forum's pace, between reads, and never twice.
+
+- **Order.** Rows go out in the order they were queued, per destination: the thread (posts, the new
+  thread) and each recipient of private messages. A row that cannot go yet holds back only the rows
+  behind it to the same destination.
+- **Pace.** The adapter says how long the next write must wait (:meth:`Forum.write_wait_seconds`,
+  counted from the answer to the previous write: Discuz! needs 16 s). Delivery waits that long only
+  when the wait ends before the next read is due (``until``); otherwise it stops and the next cycle
+  goes on after reading the forum. Reading and deadlines therefore never wait for the outbox.
+- **Uncertain writes.** A write that got no answer, or an answer that is neither the result nor a
+  refusal (:class:`WriteUncertain`, or any other forum error during the write), may still be performed
+  by the forum. The row stays ``sending``; it is looked for on the forum only once the forum's request
+  horizon (``request_horizon_seconds`` of the adapter) has passed since the attempt, and sent again only
+  if it is not there. A refused row (``failed``) is looked for the same way before each retry.
+- **Settled rows.** A private message to an account that does not exist is ``undeliverable`` at once
+  (the organisers are told once, it is not retried); rows still failing when the game is over are
+  settled the same way, so ``run`` can stop with a summary of what was not delivered.
+"""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from forumbot.forums.errors import ForumError, NotAllowed, NotFound, SendFailed
+from forumbot.forums.base import SentMessage, fingerprint
+from forumbot.forums.errors import ForumError, NoSuchUser, NotAllowed, NotFound, RateLimited, SendFailed
 from forumbot.runtime.store import OutboxRow, aware
 
 if TYPE_CHECKING:
@@ -19,12 +36,17 @@ log = logging.getLogger("forumbot")
 MAX_ATTEMPTS = 5
 #: attempts at a row refused by a quota that frees up with time (a daily conversation limit)
 MAX_QUOTA_ATTEMPTS = 72
+#: uncertain writes in one run after which delivery waits for the next cycle (the forum is struggling)
+MAX_TROUBLES = 3
+#: the request horizon of an adapter that does not say
+DEFAULT_HORIZON_SECONDS = 60.0
+
+__all__ = ["Delivery", "fingerprint", "MAX_ATTEMPTS", "MAX_QUOTA_ATTEMPTS"]
 
 
-def fingerprint(text: str, length: int = 40) -> str:
-    """Letters, digits and CJK of ``text`` only: the same for a Markdown/BBCode body and the plain
-    text the forum shows of it."""
-    return "".join(ch for ch in text if ch.isalnum())[:length]
+def destination(row: OutboxRow) -> str:
+    """Rows to one destination keep their order: ``"thread"`` or ``"pm:NAME"``."""
+    return f"pm:{row.recipient}" if row.kind == "pm" else "thread"
 
 
 class Delivery:
@@ -32,6 +54,7 @@ class Delivery:
 
     def __init__(self, bot: "Bot") -> None:
         self.bot = bot
+        self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
 
     @property
     def store(self):
@@ -41,36 +64,96 @@ class Delivery:
     def forum(self):
         return self.bot.forum
 
-    def run(self) -> None:
-        """Send every pending row in order; stop at the first forum error that is not the row's own
-        fault (the forum is down, rate limits): the next cycle goes on from there."""
+    def horizon(self) -> timedelta:
+        """How long after an attempt the forum may still perform it (the adapter's request horizon)."""
+        return timedelta(seconds=float(getattr(self.forum, "request_horizon_seconds", DEFAULT_HORIZON_SECONDS)))
+
+    def run(self, until: datetime | None = None) -> None:
+        """Send what can go before ``until`` (the next read; None: no limit), in order per destination.
+
+        Never raises forum errors: a row the forum refuses is marked failed, an uncertain one is left
+        ``sending`` to be looked for after the request horizon, and a struggling forum ends the run."""
+        if self.hold_until is not None and self.bot.clock() < self.hold_until:
+            return
         self._retry_failed()
+        blocked: set[str] = set()
+        troubles = 0
         for row in self.store.outbox(("pending", "sending")):
+            dest = destination(row)
+            if dest in blocked:
+                continue
             if row.kind == "post" and self.bot.thread_id is None:
-                return  # posts wait for the thread to exist
+                blocked.add(dest)  # posts wait for the thread to exist
+                continue
             if row.status == "sending":
-                try:
-                    ref = self._verify(row)
-                except ForumError as exc:
-                    log.warning("delivery paused: %s", exc)
-                    return
-                if ref is not None:
-                    self._sent(row, ref)
+                tried = aware(row.last_attempt_at) if row.last_attempt_at else None
+                if tried is not None and self.bot.clock() < tried + self.horizon():
+                    blocked.add(dest)  # the forum may still be performing it: look only after its horizon
                     continue
-            self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1, last_attempt_at=self.bot.clock())
+                try:
+                    found = self._verify(row)
+                except ForumError as exc:
+                    log.warning("delivery: could not check an earlier attempt at outbox row %d (%s)", row.id,
+                                type(exc).__name__)
+                    log.debug("outbox row %d: %s", row.id, exc)
+                    blocked.add(dest)
+                    troubles += 1
+                    if troubles >= MAX_TROUBLES:
+                        return
+                    continue
+                if found is not None:
+                    self._sent(row, found)
+                    continue
+            if not self._pace(until):
+                return
+            self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1,
+                                     last_attempt_at=self.bot.clock())
             try:
-                ref = self._send(row)
+                result = self._send(row)
+            except NoSuchUser as exc:
+                self._settle(row, exc)
+                continue
+            except RateLimited as exc:  # refused, so not done: send it again after the wait
+                self.store.update_outbox(row.id, status="pending", attempts=row.attempts)
+                self.hold_until = self.bot.clock() + timedelta(seconds=exc.wait_seconds)
+                log.warning("delivery: the forum asks to slow down; next write in %.0f s", exc.wait_seconds)
+                return
             except (SendFailed, NotFound, NotAllowed) as exc:
                 self._failed(row, exc)
                 continue
             except ForumError as exc:
-                log.warning("delivery paused: %s", exc)
-                return
-            self._sent(row, ref)
+                log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
+                            "the forum in %.0f s", row.id, type(exc).__name__, self.horizon().total_seconds())
+                log.debug("outbox row %d: %s", row.id, exc)
+                blocked.add(dest)
+                troubles += 1
+                if troubles >= MAX_TROUBLES:
+                    return
+                continue
+            self._sent(row, result)
 
-    def _send(self, row: OutboxRow) -> int:
+    def _pace(self, until: datetime | None) -> bool:
+        """Wait for the forum's write spacing if that ends before ``until``; False: stop for this cycle."""
+        ask = getattr(self.forum, "write_wait_seconds", None)
+        wait = float(ask()) if ask else 0.0
+        now = self.bot.clock()
+        if until is not None and now + timedelta(seconds=wait) >= until:
+            return False
+        if wait > 0:
+            self.bot.sleep(wait)
+        return True
+
+    def _conversation(self, recipient: str | None) -> int | None:
+        """The forum conversation of the latest private message sent to ``recipient`` (None: none yet)."""
+        for r in reversed(self.store.outbox(("sent",))):
+            if r.kind == "pm" and r.recipient == recipient and r.conversation_id:
+                return r.conversation_id
+        return None
+
+    def _send(self, row: OutboxRow) -> int | SentMessage:
         if row.kind == "pm":
-            return self.forum.send_pm(row.recipient, row.subject, row.body).message_id
+            return self.forum.send_pm(row.recipient, row.subject, row.body,
+                                      conversation_id=self._conversation(row.recipient))
         if row.kind == "thread":
             forum_id = self.bot.config.forum.forum_id
             thread_id = self.forum.create_thread(forum_id, row.subject, row.body)
@@ -79,16 +162,21 @@ class Delivery:
             return thread_id
         return self.forum.reply(self.bot.thread_id, row.body)
 
-    def _verify(self, row: OutboxRow) -> int | None:
-        """Did an attempt interrupted by a crash or a dropped connection reach the forum? Its forum id, or None."""
+    def _before(self, row: OutboxRow) -> int | None:
+        """The forum id of the last row to the same destination sent before ``row`` was queued: the
+        forum item ``row`` became, if it did, is newer than that."""
+        refs = [r.forum_ref for r in self.store.outbox(("sent",))
+                if r.id < row.id and destination(r) == destination(row) and r.kind != "thread" and r.forum_ref]
+        return max(refs) if refs else None
+
+    def _verify(self, row: OutboxRow) -> int | SentMessage | None:
+        """Did an earlier attempt at ``row`` reach the forum? Its forum id (or the message), or None."""
         if row.kind == "pm":
-            found = self.forum.find_sent_pm(row.recipient, row.subject)
-            return found.message_id if found else None
+            return self.forum.find_sent_pm(row.recipient, row.subject, row.body, after_message_id=self._before(row),
+                                           conversation_id=self._conversation(row.recipient))
         if row.kind == "post":
-            sent = [r.forum_ref for r in self.store.outbox(("sent",)) if r.kind == "post" and r.forum_ref]
-            after = max(sent) if sent else None
             want = fingerprint(row.body)
-            for post in self.forum.thread_posts(self.bot.thread_id, after):
+            for post in self.forum.thread_posts(self.bot.thread_id, self._before(row)):
                 if post.author == self.bot.config.forum.username and fingerprint(post.text) == want:
                     return post.post_id
             return None
@@ -101,8 +189,11 @@ class Delivery:
             return self.bot.thread_id
         return None
 
-    def _sent(self, row: OutboxRow, ref: int) -> None:
-        self.store.update_outbox(row.id, status="sent", forum_ref=ref, sent_at=self.bot.clock(), last_error=None)
+    def _sent(self, row: OutboxRow, result: int | SentMessage) -> None:
+        ref, conversation = (result.message_id, result.conversation_id or None) if isinstance(result, SentMessage) \
+            else (result, None)
+        self.store.update_outbox(row.id, status="sent", forum_ref=ref, conversation_id=conversation,
+                                 sent_at=self.bot.clock(), last_error=None)
         what = {"pm": f"private message to {row.recipient}", "post": "post", "thread": "new thread"}[row.kind]
         # Private messages only at DEBUG: their recipients and number tell the teams (INFO is shared).
         log.log(logging.DEBUG if row.kind == "pm" else logging.INFO, "sent %s (forum id %d)", what, ref)
@@ -123,9 +214,26 @@ class Delivery:
         if attempts == 1 and row.template != "common/delivery_failed":
             self.bot.notify_failure(row, exc, limit)  # once per row, not at every retry
 
+    def _settle(self, row: OutboxRow, exc: Exception) -> None:
+        """``row`` never will be delivered (no such account): settled, the organisers told once."""
+        self.store.update_outbox(row.id, status="undeliverable", last_error=str(exc)[:500], next_attempt_at=None)
+        log.warning("outbox row %d cannot be delivered and is not retried (the organisers are told)", row.id)
+        log.debug("outbox row %d to %s: %s", row.id, row.recipient, exc)
+        if row.template != "common/delivery_failed":
+            self.bot.notify_failure(row, exc, row.attempts + 1, final=True)
+
     def _retry_failed(self) -> None:
+        """Failed rows whose retry time has come are looked for on the forum, then sent again."""
         now = self.bot.clock()
         for row in self.store.outbox(("failed",)):
             if row.next_attempt_at is not None and now >= aware(row.next_attempt_at):
-                self.store.update_outbox(row.id, status="pending", next_attempt_at=None)
+                self.store.update_outbox(row.id, status="sending", next_attempt_at=None)
 
+    def settle_at_game_over(self) -> list[OutboxRow]:
+        """When the game is over and nothing else waits: rows still failing are settled (undeliverable).
+        Returns every row that was not delivered (undeliverable or cancelled), for the summary."""
+        if self.store.outbox(("pending", "sending")):
+            return []
+        for row in self.store.outbox(("failed",)):
+            self.store.update_outbox(row.id, status="undeliverable", next_attempt_at=None)
+        return self.store.outbox(("undeliverable", "cancelled"))

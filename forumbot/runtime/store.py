@@ -81,7 +81,10 @@ class InputRow(SQLModel, table=True):
 
 class OutboxRow(SQLModel, table=True):
     """A post, private message or new thread to send. ``status``: pending, sending (an attempt may or
-    may not have reached the forum: verify before retrying), sent, failed, note (not for the forum)."""
+    may not have reached the forum: verify before retrying, after the forum's request horizon), sent,
+    failed (refused; ``next_attempt_at`` is its retry), undeliverable (settled: it never will be, e.g. no
+    such account), cancelled (its recipient was replaced before it went out), note (not for the forum).
+    ``conversation_id``: the forum's conversation a sent private message is in."""
 
     __tablename__ = "outbox"
     id: int | None = Field(default=None, primary_key=True)
@@ -94,6 +97,7 @@ class OutboxRow(SQLModel, table=True):
     body: str = Field(sa_type=Text)
     status: str = Field(default="pending", index=True)
     forum_ref: int | None = Field(default=None, sa_type=BigInteger)
+    conversation_id: int | None = Field(default=None, sa_type=BigInteger)
     attempts: int = 0
     last_error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
@@ -276,9 +280,20 @@ class Store:
                 out.append((r, inbound))
             return out
 
-    def commit_input(self, row: InputRow, outbox: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
-        """Append one input, mark its inbound row applied, and queue its outbox rows: one transaction."""
+    def commit_input(self, row: InputRow, outbox: list[OutboxRow], cursors: dict[str, Any] | None = None,
+                     cancel_to: Iterable[str] = ()) -> None:
+        """Append one input, mark its inbound row applied, and queue its outbox rows: one transaction.
+        Private messages still waiting for recipients in ``cancel_to`` (players replaced by this input)
+        are cancelled in the same transaction."""
         with Session(self.engine, expire_on_commit=False) as s:
+            for name in cancel_to:
+                waiting = s.exec(select(OutboxRow).where(
+                    OutboxRow.season_id == self.season_id, OutboxRow.kind == "pm", OutboxRow.recipient == name,
+                    OutboxRow.status.in_(("pending", "failed")))).all()
+                for o in waiting:
+                    o.status, o.next_attempt_at = "cancelled", None
+                    o.last_error = "the player was replaced before it was delivered"
+                    s.add(o)
             row.season_id = self.season_id
             s.add(row)
             if row.inbound_id is not None:

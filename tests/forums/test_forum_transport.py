@@ -111,3 +111,52 @@ def test_a_redirect_loop_is_a_forum_error():
 def test_every_request_has_a_timeout():
     http, _ = make(lambda request: httpx.Response(200), timeout_seconds=7)
     assert http.client.timeout == httpx.Timeout(7)
+
+
+def test_get_retries_http_500_too():
+    answers = iter([httpx.Response(500), httpx.Response(500), httpx.Response(200, text="ok")])
+    http, _ = make(lambda request: next(answers), retries=3)
+    assert http.get("/x").text == "ok"
+    assert http.request_count == 3
+
+
+def test_a_short_retry_after_is_waited_before_reading_again():
+    answers = iter([httpx.Response(503, headers={"Retry-After": "5"}), httpx.Response(200, text="ok")])
+    http, fake = make(lambda request: next(answers), retries=3, backoff_seconds=0.1, max_backoff_seconds=8)
+    assert http.get("/x").text == "ok"
+    assert fake.slept == [pytest.approx(5)]
+
+
+def test_a_long_retry_after_is_rate_limited_at_once():
+    http, fake = make(lambda request: httpx.Response(503, headers={"Retry-After": "120"}), retries=3)
+    with pytest.raises(RateLimited) as caught:
+        http.get("/x")
+    assert caught.value.wait_seconds == 120 and fake.slept == [] and http.request_count == 1
+
+
+@pytest.mark.parametrize("answer", [httpx.ReadTimeout("held"), httpx.Response(500), httpx.Response(504)])
+def test_an_unanswered_or_failed_write_is_uncertain(answer):
+    from forumbot.forums.errors import WriteUncertain
+
+    def handler(request):
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    http, _ = make(handler, retries=3)
+    with pytest.raises(WriteUncertain):
+        http.post("/reply", {"content": "x"})
+    assert http.request_count == 1
+
+
+def test_write_wait_counts_from_the_answer_to_the_previous_write():
+    def handler(request):
+        fake.now += 3  # the forum takes 3 s to answer
+        return httpx.Response(302, headers={"location": "/"})
+
+    http, fake = make(handler, min_write_interval_seconds=16)
+    assert http.write_wait_seconds() == 0
+    http.post("/a", {})
+    assert http.write_wait_seconds() == pytest.approx(16)
+    fake.now += 10
+    assert http.write_wait_seconds() == pytest.approx(6)

@@ -9,7 +9,10 @@ from typing import Any
 
 import yaml
 
+import math
+
 from forumbot.config import SeasonConfig
+from forumbot.forums.errors import RateLimited
 from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.bot import Bot
 from forumbot.runtime.store import make_engine
@@ -43,7 +46,7 @@ class Season:
         self.bot = self.new_bot()
 
     def new_bot(self) -> Bot:
-        return Bot(self.config, self.forum, clock=self.clock, engine=make_engine(self.db_url))
+        return Bot(self.config, self.forum, clock=self.clock, engine=make_engine(self.db_url), sleep=self.clock.advance)
 
     def restart(self) -> Bot:
         self.bot = self.new_bot()
@@ -84,11 +87,43 @@ def make_config(tmp_path: Path, players: list[str], roles: dict[str, str] | None
     return SeasonConfig.model_validate(data)
 
 
+@dataclass
+class PacedForum(MemoryForum):
+    """A memory forum that behaves like a busy Discuz!: each write takes ``latency`` seconds of the test
+    clock, is stamped by the forum halfway through, and is refused (RateLimited, counted in
+    ``flood_refusals``) when its stamp is at most ``flood_seconds`` whole seconds after the previous
+    write's stamp — Discuz!'s flood check, which lets through only writes 16 s apart."""
+
+    advance: Any = None
+    latency: float = 1.0
+    flood_seconds: int = 15
+    flood_refusals: int = 0
+    _stamp: int | None = None
+
+    def _write(self, perform):  # type: ignore[override]
+        self.advance(self.latency / 2)
+        stamp = math.floor(self.clock().timestamp())
+        try:
+            if self._stamp is not None and stamp - self._stamp <= self.flood_seconds:
+                self.flood_refusals += 1
+                raise RateLimited("flood control: wait before writing again (paced forum)", self.flood_seconds + 1)
+            self._stamp = stamp
+            return super()._write(perform)
+        finally:
+            self.advance(self.latency / 2)
+            self._last_answer = self.clock()
+
+
 def make_season(tmp_path: Path, players: list[str], roles: dict[str, str] | None = None, db_url: str | None = None,
-                **overrides: Any) -> Season:
+                forum: MemoryForum | None = None, **overrides: Any) -> Season:
     config = make_config(tmp_path, players, roles, **overrides)
     clock = Clock()
-    forum = MemoryForum(username="judge", clock=clock)
+    if forum is None:
+        forum = MemoryForum(username="judge", clock=clock)
+    else:
+        forum.clock = clock
+        if isinstance(forum, PacedForum):
+            forum.advance = clock.advance
     return Season(config, forum, clock, db_url or f"sqlite:///{tmp_path / 'season.db'}")
 
 

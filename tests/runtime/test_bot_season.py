@@ -235,11 +235,11 @@ def test_quota_refusal_is_retried_after_its_wait_and_organiser_told_once(tmp_pat
     original = s.forum.send_pm
     refused = {"n": 0}
 
-    def limited(user, subject, body):
+    def limited(user, subject, body, conversation_id=None):
         if user == "E" and refused["n"] < 3:
             refused["n"] += 1
             raise SendFailed("conversation limit reached", "limit", retry_after_seconds=3600)
-        return original(user, subject, body)
+        return original(user, subject, body, conversation_id)
 
     s.forum.send_pm = limited
     s.bot.cycle()
