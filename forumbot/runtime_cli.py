@@ -191,7 +191,7 @@ def status(config: Path = typer.Argument(..., help="the season file")) -> None:
         counts[r.status] = counts.get(r.status, 0) + 1
     typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for r in rows:
-        if r.status in ("failed", "sending"):
+        if r.status in ("failed", "sending", "undeliverable", "cancelled"):
             typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {r.attempts} attempts: {r.last_error or ''}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {r.body.strip()}")

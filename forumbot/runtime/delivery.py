@@ -24,7 +24,14 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from forumbot.forums.base import SentMessage, fingerprint
-from forumbot.forums.errors import ForumError, NoSuchUser, NotAllowed, NotFound, RateLimited, SendFailed
+from forumbot.forums.errors import (
+    ForumError,
+    NoSuchUser,
+    NotAllowed,
+    NotFound,
+    RateLimited,
+    SendFailed,
+)
 from forumbot.runtime.store import OutboxRow, aware
 
 if TYPE_CHECKING:
@@ -41,7 +48,7 @@ MAX_TROUBLES = 3
 #: the request horizon of an adapter that does not say
 DEFAULT_HORIZON_SECONDS = 60.0
 
-__all__ = ["Delivery", "fingerprint", "MAX_ATTEMPTS", "MAX_QUOTA_ATTEMPTS"]
+__all__ = ["MAX_ATTEMPTS", "MAX_QUOTA_ATTEMPTS", "Delivery", "fingerprint"]
 
 
 def destination(row: OutboxRow) -> str:
@@ -52,7 +59,7 @@ def destination(row: OutboxRow) -> str:
 class Delivery:
     """Sends the outbox of ``bot``'s season through ``bot.forum``."""
 
-    def __init__(self, bot: "Bot") -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
 

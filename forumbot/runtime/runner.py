@@ -9,7 +9,7 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.blocking import BlockingScheduler
@@ -40,6 +40,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
     def job() -> None:
         if stopping.is_set():
             return
+        began = datetime.now(UTC)
         try:
             bot.cycle()
         except Exception as exc:  # one bad cycle must not stop the season
@@ -52,14 +53,28 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
         if on_cycle:
             on_cycle(bot)
         if stop_when_done and bot.done():
+            summarise(bot)
             halt("over and delivered")
             return
         if stop is not None and stop.is_set():
             halt("stopped")
             return
-        wake = bot.next_wakeup()
-        if wake is not None and wake > datetime.now(UTC) and not stopping.is_set():
-            scheduler.add_job(job, "date", run_date=wake, id="tick", replace_existing=True)
+        # The next read: at the next instant the game needs, and never more than a poll interval after
+        # this cycle began (a cycle that delivered until its end would otherwise miss the interval tick).
+        now = datetime.now(UTC)
+        wake = min(t for t in (bot.next_wakeup(), began + timedelta(seconds=interval)) if t is not None)
+        if not stopping.is_set():
+            scheduler.add_job(job, "date", run_date=max(wake, now), id="tick", replace_existing=True)
+
+    def summarise(done: Bot) -> None:
+        missing = done.undelivered()
+        if not missing:
+            log.info("season %s: every post and private message was delivered", done.config.name)
+            return
+        log.warning("season %s: %d not delivered:", done.config.name, len(missing))
+        for r in missing:  # the game is over: naming recipients reveals nothing any more
+            what = {"pm": f"private message to {r.recipient}", "post": "post", "thread": "new thread"}.get(r.kind, r.kind)
+            log.warning("  %s %s: %s", r.status, what, r.last_error or "")
 
     scheduler.add_job(job, "interval", seconds=interval, next_run_time=datetime.now(UTC), id="poll")
     previous = {}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import yaml
-
-import math
 
 from forumbot.config import SeasonConfig
 from forumbot.forums.errors import RateLimited

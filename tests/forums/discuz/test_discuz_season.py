@@ -49,8 +49,18 @@ def test_worked_example_through_discuz(tmp_path):
     assert config.effective_markup == "bbcode" and config.forum.min_write_interval_seconds == 16
     forum = site.client(retries=0)
     clock = site.clock
-    bot = Bot(config, forum, clock=clock, engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
-    bot.cycle()  # start: the thread and the role PMs, 15 s apart
+    bot = Bot(config, forum, clock=clock, engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"),
+              sleep=clock.advance)
+
+    def catch_up() -> None:  # cycles every poll interval until the outbox is empty (writes 16 s apart)
+        for _ in range(500):
+            if not bot.store.outbox(("pending", "sending")):
+                return
+            clock.advance(1)
+            bot.cycle()
+
+    bot.cycle()  # start: the thread and the role PMs, 16 s apart, sent between reads
+    catch_up()
     assert bot.thread_id in site.fake.threads
     clock.now = bot.deadline() + timedelta(seconds=2)
     bot.cycle()  # the prologue closes
@@ -60,8 +70,10 @@ def test_worked_example_through_discuz(tmp_path):
             site.fake.player_pm(sender, "法官", text)
             clock.advance(0.5)
             bot.cycle()
+        catch_up()
         clock.now = bot.deadline() + timedelta(seconds=2) if bot.deadline() else clock.now
         bot.cycle()
+        catch_up()
     for _ in range(3):
         clock.advance(20)
         bot.cycle()
@@ -100,11 +112,18 @@ def test_a_stalled_new_thread_request_leaves_one_thread(tmp_path):
     for name in [*PLAYERS, "Org"]:
         site.fake.add_user(name)
     bot = Bot(make_config(tmp_path, site), site.client(retries=0), clock=site.clock,
-              engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
+              engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"), sleep=site.clock.advance)
     site.fake.stall.add("newthread")
-    bot.cycle()
+    for _ in range(400):  # cycles every poll interval until the new-thread request went out
+        bot.cycle()
+        if site.fake.threads:
+            break
+        site.clock.advance(1)
     assert len(site.fake.threads) == 1 and bot.thread_id is None  # made on the forum, not known to the bot
     site.clock.advance(30)
+    bot.cycle()
+    assert bot.thread_id is None  # within the forum's request horizon: not looked for yet, not sent again
+    site.clock.advance(31)
     bot.cycle()
     assert list(site.fake.threads) == [bot.thread_id]
     assert ("GET", "forumdisplay") in site.fake.log
