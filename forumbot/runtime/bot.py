@@ -87,14 +87,16 @@ class Bot:
         self.game = Game(self.config.setup(self.seed))
         self.timing = Timing()
         self.thread_commands: list[tuple[int, str, str]] = []  # (phase id, player, verb) answered by PM
+        self.opened_by: dict[int, int] = {}  # phase id -> the input (seq) whose posts open it
         self.seq = 0
         self.started = False
         for row, inbound in self.store.inputs():
-            self._step(row.kind, aware(row.at), inbound, row.phase_id, aware(row.opened_at) if row.opened_at else None)
+            self._step(row.kind, aware(row.at), inbound, row.phase_id, aware(row.opened_at) if row.opened_at else None,
+                       seq=row.seq)
             self.seq = row.seq + 1
 
     def _step(self, kind: str, at: datetime, inbound: InboundRow | None = None, phase_id: int | None = None,
-              opened_at: datetime | None = None) -> Step:
+              opened_at: datetime | None = None, seq: int | None = None) -> Step:
         if kind == "start":
             step = self.game.start()
             self.started = True
@@ -108,6 +110,8 @@ class Bot:
         self.timing.observe(kind, at, step, self.game, opened_at)
         self.thread_commands += [(self.game.phase.id, e.data["name"], e.data["verb"])
                                  for e in step.events if e.kind == "command_in_thread"]
+        if seq is not None and any(e.kind == "phase_opened" for e in step.events):
+            self.opened_by[self.game.phase.id] = seq
         return step
 
     def deadline(self) -> datetime | None:
@@ -115,11 +119,64 @@ class Bot:
         g, t = self.game, self.timing
         if not self.started or g.finished or t.paused_since is not None:
             return None
-        sch = self.config.schedule
-        return phase_deadline(
-            t.opened_at[g.phase.id], sch.length(g.phase.kind), self.config.tz, sch.daily_at(g.phase.kind),
-            t.extra.get(g.phase.id, timedelta(0)),
-        )
+        return self._scheduled_deadline(g.phase.id) + self._post_delay(g.phase.id)
+
+    def _scheduled_deadline(self, pid: int) -> datetime:
+        """Phase ``pid``'s deadline by the schedule (extensions and pauses included), as its opening post
+        is written."""
+        sch, t = self.config.schedule, self.timing
+        kind = self.game.phases[pid].kind
+        return phase_deadline(t.opened_at[pid], sch.length(kind), self.config.tz, sch.daily_at(kind),
+                              t.extra.get(pid, timedelta(0)))
+
+    # --- a phase's full length after its opening post reaches the forum (issue 15.3) -----------------
+    def _post_delay(self, pid: int) -> timedelta:
+        """How far phase ``pid``'s deadline moves because its opening post reached the forum late: while
+        the post is still queued more than ``schedule.post_delay`` after the phase opened, the time so far
+        (the deadline cannot pass before players see the post); once sent, the delay it was sent with."""
+        seq = self.opened_by.get(pid)
+        if seq is None:
+            return timedelta(0)
+        if self._opening_rows(seq, ("pending", "sending")):
+            slide = self.clock() - self.timing.opened_at[pid]
+            return slide if slide > parse_duration(self.config.schedule.post_delay) else timedelta(0)
+        return timedelta(seconds=self.store.cursor("post_delay", {}).get(str(pid), 0))
+
+    def _opening_rows(self, seq: int, statuses: tuple[str, ...] | None = None) -> list[OutboxRow]:
+        prefix = f"{self.store.season_id}:{seq}:"
+        return [r for r in self.store.outbox(statuses) if r.key.startswith(prefix) and r.kind in ("post", "thread")]
+
+    def post_body(self, row: OutboxRow) -> str:
+        """The text to send for post or thread ``row``, called by delivery right before each attempt. The
+        last post of the input that opened a phase fixes how late the phase really started: beyond
+        ``schedule.post_delay``, its deadline moves by the whole delay and the post shows the moved one.
+        The body sent is stored first (a post found after a crash is recognised by its text)."""
+        parts = row.key.split(":")
+        if len(parts) != 3 or not parts[1].isdigit():
+            return row.body
+        seq = int(parts[1])
+        phases = [pid for pid, s in self.opened_by.items() if s == seq]
+        if not phases:
+            return row.body
+        pid = max(phases)
+        rows = self._opening_rows(seq)
+        if not rows or rows[-1].id != row.id:
+            return row.body
+        delays = dict(self.store.cursor("post_delay", {}))
+        tz, locale = self.config.tz, self.config.locale
+        scheduled = self._scheduled_deadline(pid)
+        before = timedelta(seconds=delays.get(str(pid), 0))  # an earlier attempt's text
+        delay = self.clock() - self.timing.opened_at[pid]
+        if delay <= parse_duration(self.config.schedule.post_delay):
+            delay = timedelta(0)
+        delays[str(pid)] = delay.total_seconds()
+        body = row.body
+        if delay != before:
+            body = body.replace(format_local(scheduled + before, tz, locale), format_local(scheduled + delay, tz, locale))
+            log.info("the post opening phase %d reached the forum %s after it opened: its deadline moves by as much",
+                     pid, delay)
+        self.store.set_body_and_cursor(row.id, body, "post_delay", delays)
+        return body
 
     def start_time(self) -> datetime:
         """When the season starts (the configured start, else the first time the bot runs)."""
@@ -163,7 +220,7 @@ class Bot:
 
     def _start(self) -> None:
         at = self.start_time()
-        step = self._step("start", at)
+        step = self._step("start", at, seq=0)
         rows = self._outbox_rows(step, 0)
         self._commit(InputRow(seq=0, kind="start", at=at), rows)
         # INFO is shared with players: how many private messages a step makes can tell the teams.
@@ -315,7 +372,7 @@ class Bot:
                                           "sender": inbound.sender, "deadline": when.isoformat(),
                                           "earliest": span.earliest.isoformat(), "latest": span.latest.isoformat(),
                                           "counted": "on time" if span.counts_for(when, rule) else "late"}
-        step = self._step("message", at, inbound)
+        step = self._step("message", at, inbound, seq=seq)
         rows = self._outbox_rows(step, seq, inbound, late=late, straddled=str(inbound.id) in notes)
         cursors = {"straddled": notes} if str(inbound.id) in notes else None
         replaced = [e.data["old"] for e in step.events if e.kind == "organiser_replace"]
@@ -337,7 +394,7 @@ class Bot:
         # After an outage the next phase opens now, so players get its whole length after its post
         # (instead of the bot closing phase after phase nobody could see); short delays keep the schedule.
         opened = now if now - dl > parse_duration(self.config.schedule.outage) else None
-        step = self._step("deadline", dl, phase_id=phase.id, opened_at=opened)
+        step = self._step("deadline", dl, phase_id=phase.id, opened_at=opened, seq=seq)
         rows = self._outbox_rows(step, seq)
         self._commit(InputRow(seq=seq, kind="deadline", at=dl, phase_id=phase.id, opened_at=opened), rows)
         if opened is not None:
@@ -390,7 +447,7 @@ class Bot:
                 "time_zone": self.config.time_zone,
             },
         }
-        dl = self.deadline()
+        dl = self.deadline()  # a phase's own posts are written with its scheduled deadline (post_body moves it)
         if dl is not None:
             ctx["deadline"] = format_local(dl, self.config.tz, self.config.locale)
         return ctx

@@ -163,11 +163,11 @@ class Delivery:
                                       conversation_id=self._conversation(row.recipient))
         if row.kind == "thread":
             forum_id = self.bot.config.forum.forum_id
-            thread_id = self.forum.create_thread(forum_id, row.subject, row.body)
+            thread_id = self.forum.create_thread(forum_id, row.subject, self.bot.post_body(row))
             self.bot.thread_id = thread_id
             self.store.set_thread(thread_id)
             return thread_id
-        return self.forum.reply(self.bot.thread_id, row.body)
+        return self.forum.reply(self.bot.thread_id, self.bot.post_body(row))
 
     def _before(self, row: OutboxRow) -> int | None:
         """The forum id of the last row to the same destination sent before ``row`` was queued: the

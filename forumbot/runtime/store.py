@@ -335,6 +335,15 @@ class Store:
             s.add(row)
             s.commit()
 
+    def set_body_and_cursor(self, row_id: int, body: str, name: str, value: Any) -> None:
+        """Store the text an outbox row is about to be sent with, and a cursor, in one transaction."""
+        with Session(self.engine, expire_on_commit=False) as s:
+            row = s.get(OutboxRow, row_id)
+            row.body = body
+            s.add(row)
+            self._put_cursor(s, name, value)
+            s.commit()
+
     # --- cursors --------------------------------------------------------------------------------------
     def cursor(self, name: str, default: Any = None) -> Any:
         with Session(self.engine, expire_on_commit=False) as s:

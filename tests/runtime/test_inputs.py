@@ -200,5 +200,54 @@ def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, m
     monkeypatch.setattr(runtime_cli, "_bot", lambda config, forum=None: s.restart())
     monkeypatch.setattr(runtime_cli, "_no_database", lambda config: False)
     out = CliRunner().invoke(app, ["status", "season.toml"]).output
-    assert "commands posted in the thread" in out and "B: vote (vote round 3)" in out, out
+    assert "commands posted in the thread" in out and "B: vote (poll round 1)" in out, out
     assert "sent around a deadline" in out and "from G" in out and "counted late" in out, out
+
+
+# --- 15.3: a phase gets its full length after its opening post reaches the forum ---------------------------
+def test_opening_post_sent_late_moves_the_deadline_and_shows_it(tmp_path):
+    from forumbot.forums.errors import ForumDown
+    from forumbot.runtime.schedule import format_local
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    s.bot.cycle()
+    scheduled = s.bot.deadline() + timedelta(minutes=10)  # the vote round's deadline by the schedule
+    reply = s.forum.reply
+    writes_down = True
+
+    def backlog(tid, body):  # the forum refuses writes (or the judge's outbox is behind): reads still work
+        if writes_down:
+            raise ForumDown("busy")
+        return reply(tid, body)
+
+    s.forum.reply = backlog
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()  # the prologue closes; the vote round's opening post cannot go out
+    assert s.bot.game.phase.kind == "vote"
+    s.clock.now = scheduled + timedelta(minutes=5)
+    s.bot.cycle()  # past the scheduled deadline, but nobody has seen the round open: it does not close
+    assert s.bot.game.phase.kind == "vote" and s.bot.deadline() > s.clock.now
+    writes_down = False
+    sent_at = s.clock.now
+    s.bot.cycle()  # the opening post goes out 15 minutes late
+    moved = s.bot.deadline()
+    assert moved == scheduled + (sent_at - (scheduled - timedelta(minutes=10)))
+    opening = s.posts()[-1]
+    assert format_local(moved, s.config.tz, s.config.locale) in opening
+    assert format_local(scheduled, s.config.tz, s.config.locale) not in opening
+    assert s.restart().deadline() == moved  # the same after a restart
+    s.clock.now = moved - timedelta(seconds=5)
+    s.bot.cycle()
+    assert s.bot.game.phase.kind == "vote"
+    s.clock.now = moved + timedelta(seconds=2)
+    s.bot.cycle()
+    assert s.bot.game.phase.kind == "kill"  # nobody voted: the vote round closed at the moved deadline
+
+
+def test_opening_post_sent_within_post_delay_keeps_the_schedule(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    s.bot.cycle()
+    scheduled = s.bot.deadline() + timedelta(minutes=10)
+    s.clock.now = s.bot.deadline() + timedelta(seconds=20)  # handled 20 s late: within post_delay (30 s)
+    s.bot.cycle()
+    assert s.bot.deadline() == scheduled

@@ -117,6 +117,9 @@ def test_command_sent_after_the_deadline_and_read_minutes_later_is_late(tmp_path
         assert seat not in {b.voter for b in bot.game.ruleset.s.votes[0].ballots}
         [late] = [r.body for r in bot.store.outbox() if r.recipient == "吴九" and "已逾期" in r.body]
         assert "第 1 轮投票已于" in late
+        # issue 15.3: the recorded bot closed the vote, poll and kill rounds at that one instant; the poll
+        # round's opening post has not reached the forum, so it stays open until players have seen it
+        assert bot.game.phase.kind == "poll" and bot.deadline() > site.clock.now
 
 
 # --- issue 9.1: a second season on the judge account takes none of the first one's mail ------------------
