@@ -38,6 +38,9 @@ class Action:
     text: str
     channel: str = "pm"
     role: bool = False
+    #: a private action that exists in game A only (its effect is to be invisible, e.g. a voted-out
+    #: sunlight killer naming his successor): sent in A alone when B has no counterpart
+    one_sided: bool = False
 
 
 @dataclass
@@ -121,6 +124,11 @@ class Twin:
         if self.over:
             return
         sender = self.counterpart(action.actor) if action.role else action.actor
+        if sender is None and action.one_sided:
+            self.inputs.append((action.actor, "(A only)", action.channel, action.text))
+            sa = self.a.apply(Message(action.actor, action.text, action.channel))  # type: ignore[arg-type]
+            self._compare(sa, Step(), f"{action.actor} (game A only): {action.text!r}")
+            return
         if sender is None:
             return
         self.inputs.append((action.actor, sender, action.channel, action.text))

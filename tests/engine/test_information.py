@@ -67,6 +67,11 @@ def sunlight_policy(rng: random.Random, a: Game, b: Game, differ: set[str]) -> l
             acts += [Action(killer, f"杀 {t}", role=True) for t in _pick(rng, pool)]
     elif kind == "poll":
         acts += [Action(v, f"线索 {rng.choice([0, 1, 2, 3])}") for v in alive if rng.random() < 0.8]
+        due = a.ruleset.s.successor_pending
+        if due is not None and rng.random() < 0.6:
+            # the voted-out killer names his successor (in game A only, when B's killer is still in)
+            pool = [n for n in _living(a, differ) if n != a.name(a.ruleset.killer)]
+            acts += [Action(a.name(due), f"接任 {t}", role=True, one_sided=True) for t in _pick(rng, pool)]
     return acts + _talk(rng, a) + _status(rng, a)
 
 
