@@ -22,7 +22,7 @@ from forumbot.engine.game import Game
 from forumbot.engine.types import Post
 from information_twins import Action, Spec, Twin, drawn_roles
 
-SETTINGS = settings(max_examples=int(__import__("os").environ.get("INFO_EXAMPLES", "40")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(__import__("os").environ.get("INFO_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _living(g: Game, but: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -262,6 +262,7 @@ SWAPS = [
     ("killer_club", "helper", "civilian", range(12, 15)),
     ("killer_club", "nurse", "civilian", range(12, 15)),
     ("killer_club", "killer", "police", range(8, 15)),
+    ("killer_club", "helper", "nurse", range(12, 15)),
     ("vampire_village", "vampire", "villager", range(13, 19)),
     ("vampire_village", "seer", "villager", range(13, 19)),
     ("vampire_village", "cupid", "villager", range(13, 19)),
@@ -269,6 +270,8 @@ SWAPS = [
     ("vampire_village", "guard", "villager", range(13, 19)),
     ("vampire_village", "hunter", "villager", range(14, 19)),  # issue 10 item 1 (the hunter's window)
     ("vampire_village", "piper", "villager", range(18, 19)),
+    ("vampire_village", "seer", "guard", range(13, 19)),
+    ("vampire_village", "vampire", "witch", range(13, 19)),
     ("human_kill", "human", "youkai", range(6, 17)),
     ("human_kill", "remilia", "youkai", range(6, 17)),
     ("human_kill", "yukari", "youkai", range(6, 17)),
@@ -276,6 +279,9 @@ SWAPS = [
     ("human_kill", "yuuka", "youkai", range(8, 17)),
     ("human_kill", "reimu", "human", range(12, 17)),
     ("human_kill", "rinnosuke", "youkai", range(12, 17)),
+    ("human_kill", "rinnosuke", "human", range(12, 17)),
+    ("human_kill", "doremy", "youkai", range(10, 17)),
+    ("human_kill", "remilia", "mamizou", range(7, 17)),
     ("interview_vampire", "vampire", "human", range(12, 14)),
 ]
 
