@@ -56,6 +56,16 @@ def _read(bot: Bot) -> None:
     bot._advance()
 
 
+def _deliver(bot: Bot, site: Site) -> None:
+    """Cycles as time passes until the outbox is delivered (one write per 16 s on Discuz!)."""
+    for _ in range(40):
+        if not bot.store.outbox(("pending", "sending")):
+            return
+        site.clock.advance(16)
+        bot.cycle()
+    raise AssertionError("the outbox was not delivered")
+
+
 # --- issue 15.1: a command sent after the deadline, read minutes later, is late ---------------------------
 def _late_ballot_timeline():
     log = (FIXTURES / "late-ballot" / "bot.log").read_text("utf-8").splitlines()
@@ -93,8 +103,10 @@ def test_command_sent_after_the_deadline_and_read_minutes_later_is_late(tmp_path
     bot = Bot(_config(tmp_path, site, start, t["prologue"], t["length"]), site.client(retries=0), clock=site.clock,
               engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
     bot.cycle()  # start: role PMs and the thread
+    _deliver(bot, site)
     site.clock.now = max(site.clock.now, t["deadline"] - t["length"] + timedelta(seconds=2))
     bot.cycle()  # the prologue closes: vote round 1
+    _deliver(bot, site)
     assert bot.game.phase.kind == "vote" and bot.deadline() == t["deadline"]
     if t["before"] is not None:
         site.clock.now = max(site.clock.now, t["before"])
@@ -139,8 +151,7 @@ def test_second_season_on_a_judge_account_takes_none_of_its_old_mail(tmp_path):
     bot = Bot(_config(tmp_path, site, start, timedelta(hours=2), timedelta(hours=1), name="版杀实测2 第二季"),
               site.client(retries=0), clock=site.clock, engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
     bot.cycle()
-    site.clock.advance(10)
-    bot.cycle()
+    _deliver(bot, site)
     assert [row.kind for row, _ in bot.store.inputs()] == ["start"]  # 0 old commands applied
     replies = [r for r in bot.store.outbox() if r.kind == "pm" and not r.template.endswith("/role")]
     assert replies == []  # 0 replies to old mail
@@ -148,4 +159,5 @@ def test_second_season_on_a_judge_account_takes_none_of_its_old_mail(tmp_path):
     site.fake.player_pm("李四", "法官", "帮助")  # new mail is answered
     site.clock.advance(2)
     bot.cycle()
+    _deliver(bot, site)
     assert [r.recipient for r in bot.store.outbox() if r.kind == "pm" and r.template == "sunlight/help"] == ["李四"]
