@@ -11,6 +11,7 @@ player learns" lists what each role is told.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -22,7 +23,9 @@ from forumbot.engine.game import Game
 from forumbot.engine.types import Post
 from information_twins import Action, Spec, Twin, drawn_roles
 
-SETTINGS = settings(max_examples=int(__import__("os").environ.get("INFO_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: INFO_EXAMPLES=300 for a longer hunt
+SETTINGS = settings(max_examples=int(os.environ.get("INFO_EXAMPLES", "25")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def _living(g: Game, but: set[str] | frozenset[str] = frozenset()) -> list[str]:
