@@ -37,6 +37,7 @@ from forumbot.forums._http import Transport
 from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
 from forumbot.forums.errors import (
     AuthFailed,
+    ForumError,
     LayoutChanged,
     NoSuchUser,
     NotAllowed,
@@ -277,7 +278,9 @@ class FlaskBBForum:
         return pages.page_from_url(location)
 
     def private_messages(self, after_message_id: int | None = None) -> list[PrivateMessage]:
-        """Messages received newer than ``after_message_id`` (all when None), oldest first."""
+        """Messages received newer than ``after_message_id`` (all when None), oldest first. A forum error
+        while opening the conversations carries the messages read so far as ``partial`` (the runtime
+        keeps them; the conversations opened are remembered in the cursor)."""
         after = int(after_message_id or 0)
         me = self.whoami() if self._user is None else self._user
         to_open: dict[int, pages.InboxRow | None] = {}
@@ -303,6 +306,9 @@ class FlaskBBForum:
             except NotFound:
                 self._convs.pop(cid, None)
                 continue
+            except ForumError as exc:  # keep what was read: the conversations opened are in the cursor
+                exc.partial = sorted(found, key=lambda m: m.message_id)  # type: ignore[attr-defined]
+                raise
             received = [m for m in conv.messages if m.author != me]
             for m in received:
                 if m.message_id > after:

@@ -35,6 +35,8 @@ from forumbot.runtime.timing import Timing
 log = logging.getLogger("forumbot")
 
 CLI = "@cli"
+#: the longest the poller waits after failed polls in a row (seconds), unless the forum asks for longer
+MAX_POLL_BACKOFF = 300.0
 
 
 def utcnow() -> datetime:
@@ -56,6 +58,8 @@ class Bot:
         self.forum = forum
         self.clock = clock
         self.sleep = sleep
+        self._poll_failures = 0
+        self._poll_held_until: datetime | None = None
         self.db = engine if engine is not None else make_engine(config.database_url)
         upgrade(self.db)
         self.renderer = Renderer(config.locale, config.effective_markup, config.template_dir,
@@ -237,50 +241,74 @@ class Bot:
         self.seq = row.seq + 1
 
     def _poll(self) -> bool:
+        """Read the judge's inbox, then the thread, storing each source as soon as it is read (a failure
+        of the next read keeps it). True when every source was read. After a failed poll the poller
+        backs off (as praw does): after n ≥ 2 failures in a row the next poll waits ``poll_interval`` × 2ⁿ⁻²
+        (at most :data:`MAX_POLL_BACKOFF`), or as long as the forum asked (``Retry-After``)."""
         began = self.clock()
-        times: dict[str, tuple[datetime, datetime]] = {}  # source -> (read began, read ended)
-        try:
-            pm_after = self.store.cursor("pm_after")
-            post_after = self.store.cursor("post_after")
-            cursor = self.store.cursor("forum_cursor")
-            if cursor:
-                self.forum.import_cursor(cursor)
-            start = self.clock()
-            pms = self.forum.private_messages(pm_after)
-            times["pm"] = (start, self.clock())
-            posts = []
-            if self.thread_id:
-                start = self.clock()
-                posts = self.forum.thread_posts(self.thread_id, post_after)
-                times["thread"] = (start, self.clock())
-        except ForumError as exc:
-            log.warning("poll failed: %s", exc)
+        if self._poll_held_until is not None and began < self._poll_held_until:
             return False
+        cursor = self.store.cursor("forum_cursor")
+        if cursor:
+            self.forum.import_cursor(cursor)
+        sources = ["pm"] + (["thread"] if self.thread_id else [])
+        for source in sources:
+            start = self.clock()
+            try:
+                if source == "pm":
+                    items: list[Any] = self.forum.private_messages(self.store.cursor("pm_after"))
+                else:
+                    items = self.forum.thread_posts(self.thread_id, self.store.cursor("post_after"))
+            except ForumError as exc:
+                partial = list(getattr(exc, "partial", None) or [])
+                if partial:  # what was read before the failure is kept; the source counts as not read
+                    self._store_read(source, partial, (start, self.clock()), complete=False)
+                self._poll_failed(exc)
+                return False
+            self._store_read(source, items, (start, self.clock()), complete=True)
+        self._poll_failures, self._poll_held_until = 0, None
+        self.store.set_cursor("polled_at", began.isoformat())
+        return True
+
+    def _poll_failed(self, exc: ForumError) -> None:
+        self._poll_failures += 1
+        interval = parse_duration(self.config.schedule.poll_interval).total_seconds()
+        wait = min(interval * 2 ** (self._poll_failures - 2), MAX_POLL_BACKOFF) if self._poll_failures > 1 else 0.0
+        wait = max(wait, float(getattr(exc, "wait_seconds", 0.0) or 0.0))
+        self._poll_held_until = self.clock() + timedelta(seconds=wait)
+        log.warning("poll failed (%d in a row): %s; next poll in %.0f s", self._poll_failures, exc, wait)
+
+    def _store_read(self, source: str, items: list[Any], times: tuple[datetime, datetime], complete: bool) -> None:
+        """Store the items of one read of ``source`` with its cursors, in one transaction. A partial read
+        (``complete`` false) stores its items and the adapter's memory, but moves neither the source's
+        id cursor nor its read time: the next poll reads the rest."""
         judge = self.config.forum.username
         read = dict(self.store.cursor("read_began", {}))
-        pm_times = self._intervals("pm", [Stated(m.time_utc, m.time_precision_seconds) for m in pms], read, times)
-        post_times = self._intervals("thread", [Stated(p.time_utc, getattr(p, "time_precision_seconds", 0.0))
-                                                for p in posts], read, times)
-        rows = [InboundRow(season_id=0, source="pm", forum_id=m.message_id, sender=m.sender, sent_at=m.time_utc,
-                           earliest=t.earliest, latest=t.latest, subject=m.subject, text=m.body)
-                for m, t in zip(pms, pm_times) if m.sender != judge]
-        rows += [InboundRow(season_id=0, source="thread", forum_id=p.post_id, sender=p.author, sent_at=p.time_utc,
-                            earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
-                 for p, t in zip(posts, post_times) if p.author != judge]
+        if source == "pm":
+            spans = self._intervals("pm", [Stated(m.time_utc, m.time_precision_seconds) for m in items], read,
+                                    {"pm": times})
+            rows = [InboundRow(season_id=0, source="pm", forum_id=m.message_id, sender=m.sender, sent_at=m.time_utc,
+                               earliest=t.earliest, latest=t.latest, subject=m.subject, text=m.body)
+                    for m, t in zip(items, spans) if m.sender != judge]
+        else:
+            spans = self._intervals("thread", [Stated(p.time_utc, getattr(p, "time_precision_seconds", 0.0))
+                                               for p in items], read, {"thread": times})
+            rows = [InboundRow(season_id=0, source="thread", forum_id=p.post_id, sender=p.author, sent_at=p.time_utc,
+                               earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
+                    for p, t in zip(items, spans) if p.author != judge]
         rows = self._since_first_run(rows)
-        for source, (start, _) in times.items():
-            read[source] = start.isoformat()
-        cursors: dict[str, Any] = {"polled_at": began.isoformat(), "forum_cursor": self.forum.export_cursor(),
-                                   "read_began": read}
-        if pms:
-            cursors["pm_after"] = max(m.message_id for m in pms)
-        if posts:
-            cursors["post_after"] = max(p.post_id for p in posts)
+        cursors: dict[str, Any] = {"forum_cursor": self.forum.export_cursor()}
+        if complete:
+            read[source] = times[0].isoformat()
+            cursors["read_began"] = read
+            if items:
+                key, ids = ("pm_after", [m.message_id for m in items]) if source == "pm" else \
+                    ("post_after", [p.post_id for p in items])
+                cursors[key] = max(ids)
         new = self.store.store_inbound(rows, cursors)
         if new:
-            log.info("poll: %d new (%d private messages, %d thread posts)", new,
-                     sum(r.source == "pm" for r in rows), sum(r.source == "thread" for r in rows))
-        return True
+            what = "private messages" if source == "pm" else "thread posts"
+            log.info("poll: %d new %s%s", new, what, "" if complete else " (read in part)")
 
     def _intervals(self, source: str, stated: list[Stated], read: dict[str, str],
                    times: dict[str, tuple[datetime, datetime]]) -> list[Interval]:

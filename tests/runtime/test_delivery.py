@@ -215,3 +215,68 @@ def test_nineteen_role_pms_go_out_without_one_flood_refusal(tmp_path):
     assert forum.flood_refusals == 0
     last = max(m.time_utc for m in roles)
     assert (last - start).total_seconds() <= 18 * 16 * 1.25  # close to the floor of 18 × 16 s
+
+
+# --- 9.7 a steady fault rate does not stall the game ---------------------------------------------------
+def test_what_a_poll_read_before_a_failure_is_kept(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.bot.cycle()
+    s.clock.advance(62)
+    s.bot.cycle()  # vote round open
+    def failing(*a, **k):
+        raise ForumDown("HTTP 500 on the thread page")
+
+    s.forum.thread_posts = failing
+    s.forum.player_pm("A", "投 B")
+    s.clock.advance(1)
+    s.bot.cycle()
+    applied = [inbound for _, inbound in s.bot.store.inputs() if inbound is not None]
+    stored = [r for r in [*applied, *s.bot.store.unapplied()] if r.sender == "A"]
+    assert stored, "the inbox read before the thread failed is stored, not thrown away"
+
+
+def test_a_partial_inbox_read_is_kept(tmp_path):
+    from forumbot.forums.base import PrivateMessage
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.bot.cycle()
+    s.clock.advance(62)
+    s.bot.cycle()
+
+    def part(after=None):
+        exc = ForumDown("HTTP 500 on the third conversation")
+        exc.partial = [PrivateMessage(900, "A", s.clock.now, "", "投 B")]
+        raise exc
+
+    s.forum.private_messages = part
+    s.clock.advance(1)
+    s.bot.cycle()
+    assert [r.forum_id for r in s.bot.store.unapplied()] == [900]
+    assert s.bot.store.cursor("pm_after") is None  # the inbox is not read past: the rest is read next time
+
+
+def test_the_poller_backs_off_while_the_forum_fails_and_honours_retry_after(tmp_path):
+    from forumbot.forums.errors import RateLimited
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"poll_interval": "2s"})
+    s.bot.cycle()
+    s.forum.down = True
+    before = s.forum.requests
+    drive(s, 120)  # a cycle every second for two minutes
+    polls = s.forum.requests - before
+    assert polls <= 10  # 1, 2, 4, 8, 16, 32, 64 s apart: not one request every second
+    s.forum.down = False
+    original = s.forum.private_messages
+
+    def limited(after=None):
+        raise RateLimited("slow down (HTTP 503, retry after 300 s)", 300)
+
+    s.forum.private_messages = limited
+    s.clock.advance(300)
+    s.bot.cycle()  # told to wait 300 s
+    s.forum.private_messages = original
+    before = s.forum.requests
+    drive(s, 200)
+    assert s.forum.requests == before  # not polled again before the forum's Retry-After
+    drive(s, 120)
+    assert s.forum.requests > before
