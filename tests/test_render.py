@@ -170,8 +170,9 @@ def test_runtime_templates_render(locale):
     text = r.render("common/delivery_failed", {"recipient": "[b]x", "kind": "pm", "error": "full", "attempt": 1, "max_attempts": 5})
     assert "[\u200bb]x" in text and "1" in text and "5" in text
     final = r.render("common/delivery_failed", {"recipient": "x", "kind": "pm", "error": "no such user", "attempt": 1,
-                                                "max_attempts": 1, "final": True})
-    assert "no such user" in final and "1" not in final  # settled: no attempt count, no promise to retry
+                                                "max_attempts": 1, "final": True, "cause": "no_account"})
+    # settled: the reason in the organiser's words (not the adapter's), no attempt count, no promise to retry
+    assert "no such user" not in final and "1" not in final
 
 
 # OpenCC s2twp slips and mainland words in the zh-Hant templates: (pattern, why).

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from bs4 import BeautifulSoup
 
-from forumbot.forums.errors import ForumError, NotAllowed, NotFound, RateLimited, SendFailed
+from forumbot.forums.errors import ForumError, NoSuchUser, NotAllowed, NotFound, RateLimited, SendFailed
 from forumbot.forums.html_text import html_to_text
 
 API = "/api/mobile/index.php"
@@ -139,7 +139,7 @@ def refusal(answer: Answer, what: str, *, flood_wait: float, newbie_wait: float 
     ``what`` names the action for the message ("the reply in thread 3"). Flood control and the new
     account wait are :class:`RateLimited` (``flood_wait``/``newbie_wait`` seconds); the conversation
     limit :class:`ConversationLimit`; a missing thread/board :class:`NotFound`; an unknown recipient
-    :class:`SendFailed`; permissions and captcha :class:`NotAllowed`; anything else :class:`SendFailed`.
+    :class:`NoSuchUser`; permissions and captcha :class:`NotAllowed`; anything else :class:`SendFailed`.
     """
     val = answer.messageval or answer.error or f"HTTP {answer.status}"
     if answer.error == "mobile_is_closed":
@@ -164,8 +164,10 @@ def refusal(answer: Answer, what: str, *, flood_wait: float, newbie_wait: float 
     if val == "message_can_not_send_8":
         return SendFailed(f"{what} was refused: {val} (a private message to itself: the judge cannot be its own "
                           "recipient)", val)
-    if val.startswith("message_bad_to") or "user_not_exist" in val or val in ("message_can_not_send_onlyfriend",):
-        return SendFailed(f"{what} was refused: {val} (unknown user, or one who accepts no messages)", val)
+    if val.startswith("message_bad_to") or "user_not_exist" in val:  # captures utf8-errors/016: no such account
+        return NoSuchUser(f"{what} was refused: {val} (no account of that name)", val)
+    if val == "message_can_not_send_onlyfriend":
+        return SendFailed(f"{what} was refused: {val} (the recipient accepts messages from friends only)", val)
     if "nopermission" in val or "no_privilege" in val or "closed" in val or "banned" in val or "not_allow" in val:
         return NotAllowed(f"{what} was refused: the judge's account may not do it ({val}); check its user group")
     return SendFailed(f"{what} was refused by the forum ({val})", val)

@@ -65,3 +65,29 @@ class SendFailed(ForumError):
 
 class NoSuchUser(SendFailed):
     """The recipient's account does not exist (a misspelt roster name): retrying cannot help."""
+
+
+#: what a refusal's reason says when a private message box is full (FlaskBB counts the sender's box)
+_BOX_FULL = ("message limit", "mailbox full", "box is full", "quota")
+
+
+def failure_cause(exc: Exception) -> str:
+    """Why a write failed, as the key of the organiser's message (``common/delivery_failed``):
+    ``no_account`` (:class:`NoSuchUser`), ``quota`` (a refusal that frees up with time, such as Discuz!'s
+    conversations a day), ``mailbox_full`` (a full private message box; FlaskBB counts the judge's),
+    ``flood`` (:class:`RateLimited`), ``not_found`` (thread or board gone), ``not_allowed`` (the judge's
+    account may not), or ``refused`` (the forum gave no usable reason)."""
+    if isinstance(exc, NoSuchUser):
+        return "no_account"
+    if isinstance(exc, RateLimited):
+        return "flood"
+    if isinstance(exc, NotFound):
+        return "not_found"
+    if isinstance(exc, NotAllowed):
+        return "not_allowed"
+    if isinstance(exc, SendFailed):
+        if exc.retry_after_seconds:
+            return "quota"
+        if any(words in (exc.reason or str(exc)).lower() for words in _BOX_FULL):
+            return "mailbox_full"
+    return "refused"

@@ -22,7 +22,7 @@ from forumbot.config import SeasonConfig
 from forumbot.engine.game import Game
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.forums.base import Forum
-from forumbot.forums.errors import ForumError
+from forumbot.forums.errors import ForumError, failure_cause
 from forumbot.migrations import upgrade
 from forumbot.render import Renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
@@ -530,7 +530,8 @@ class Bot:
             self._pm_row(f"{self.store.season_id}:failed:{row.id}:{attempt}:{org}", org, f"f{row.id}.{attempt}",
                          "common/delivery_failed",
                          {"recipient": row.recipient or "", "kind": row.kind, "error": str(exc)[:300],
-                          "attempt": attempt, "max_attempts": max_attempts, "final": final})
+                          "cause": failure_cause(exc), "attempt": attempt, "max_attempts": max_attempts,
+                          "final": final})
             for org in self.config.organisers
         ]
         self.store.queue(notes)

@@ -16,7 +16,7 @@ from discuz_helpers import replay
 from forumbot.forums.base import ThreadPost
 from forumbot.forums.discuz_api import ConversationLimit, plain
 from forumbot.forums.discuz_pm import fp
-from forumbot.forums.errors import AuthFailed, NotFound, RateLimited, SendFailed
+from forumbot.forums.errors import AuthFailed, NoSuchUser, NotFound, RateLimited, SendFailed
 from forumbot.forums.settings import ForumSettings
 
 
@@ -100,7 +100,7 @@ def test_missing_formhash_is_submit_invalid_and_read_again():
 def test_pm_to_unknown_user_and_to_oneself_are_send_failures():
     c = tape(*LOGIN_ZHENG, "utf8-errors/016_sendpm_郑十_to_不存在的人.json", "utf8-errors/018_sendpm_郑十_to_郑十.json")
     player, _ = replay(c, "郑十")
-    with pytest.raises(SendFailed, match="message_bad_touser"):
+    with pytest.raises(NoSuchUser, match="message_bad_touser"):  # not retried: the organisers are told once
         player.send_pm("不存在的人", "", "你好")
     with pytest.raises(SendFailed, match="message_can_not_send_8.*itself"):
         player.send_pm("郑十", "", "给自己")
