@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from forumbot.forums.base import Forum
-from forumbot.forums.errors import AuthFailed, NotAllowed, NotFound, SendFailed
+from forumbot.forums.errors import AuthFailed, NotAllowed, NotFound, SendFailed, failure_cause
 from forumbot.forums.flaskbb import FlaskBBForum
 
 pytestmark = pytest.mark.e2e
@@ -126,6 +126,8 @@ def test_pm_to_unknown_user_is_send_failed(judge):
     with pytest.raises(SendFailed) as caught:
         judge.send_pm("没有这个人", "subject", "body")
     assert "does not exist" in caught.value.reason
+    assert failure_cause(caught.value) == "no_account"  # the organisers are told so, not "mailbox full"
+    assert judge.find_user("没有这个人") is None and judge.find_user("小明") == "小明"
 
 
 def test_empty_reply_is_send_failed(forum, judge):

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from forumbot.forums.errors import SendFailed
+from forumbot.forums.errors import SendFailed, failure_cause
 from forumbot.forums.flaskbb_pages import parse_inbox, soup_of
 
 pytestmark = pytest.mark.e2e
@@ -102,4 +102,5 @@ def test_full_mailbox_is_send_failed_not_lost(make_forum, clients):
     with pytest.raises(SendFailed) as caught:
         judge.send_pm("小明", "身份 2", "this one cannot be stored")
     assert "limit" in caught.value.reason
+    assert failure_cause(caught.value) == "mailbox_full"
     assert [m.body for m in ming.private_messages()] == ["first role PM"]
