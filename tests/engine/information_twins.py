@@ -16,6 +16,10 @@ Then, while neither game is over (the end is public and the final post reveals e
 
 A role action whose acceptance differs between the games (one is rejected, the other not) means the
 twins no longer have "the same actions": the comparison stops there (:attr:`Twin.diverged`).
+
+A perturbation twin has the same draw in both games and one role action sent to game B with another
+text (:meth:`Twin.play`'s ``perturb_after``); its actor, his team and whoever the ruleset's rulebook
+tells of it are informed, and the comparison stops once the games' dead differ (a visible effect).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class Action:
     #: a private action that exists in game A only (its effect is to be invisible, e.g. a voted-out
     #: sunlight killer naming his successor): sent in A alone when B has no counterpart
     one_sided: bool = False
+    #: the text game B gets instead (a perturbed private action; see :meth:`Twin.play`)
+    alt: str | None = None
 
 
 @dataclass
@@ -59,6 +65,10 @@ class Spec:
     policy: Callable[[random.Random, Game, Game, set[str]], list[Action]]
     mask: Callable[[Post], Any] = lambda p: p.data
     params: dict[str, Any] = field(default_factory=dict)
+    #: ``perturb(rng, game, action)``: another text for a role action whose effect the rulebook keeps
+    #: from everyone but a few, the names of those few (beyond the actor) and the roles whose holders,
+    #: now or later, may learn of it; None: not this action
+    perturb: Callable[[random.Random, Game, Action], tuple[str, set[str], set[str]] | None] | None = None
 
 
 class Mismatch(AssertionError):
@@ -73,17 +83,22 @@ class Twin:
     a: Game
     b: Game
     informed: set[str] = field(default_factory=set)
+    informed_roles: set[str] = field(default_factory=set)
     diverged: str | None = None
+    #: perturbation twins: once the games' dead differ, the comparison stops (a legitimate effect)
+    stop_on_deaths: bool = False
     inputs: list[tuple[str, str, str, str]] = field(default_factory=list)
 
     @classmethod
-    def start(cls, spec: Spec, players: list[str], roles: dict[str, str], x: str, y: str, seed: int,
+    def start(cls, spec: Spec, players: list[str], roles: dict[str, str], x: str | None, y: str | None, seed: int,
               params: dict[str, Any] | None = None) -> "Twin":
-        swapped = {**roles, x: roles[y], y: roles[x]}
+        """Twins whose draws differ by ``x`` and ``y``'s roles swapped (None, None: the same draw, for
+        a perturbation twin)."""
+        swapped = {**roles, x: roles[y], y: roles[x]} if x is not None and y is not None else dict(roles)
         p = {**spec.params, **(params or {})}
         a = Game(Setup(spec.ruleset, tuple(players), params=p, roles=roles, seed=seed))
         b = Game(Setup(spec.ruleset, tuple(players), params=p, roles=swapped, seed=seed))
-        twin = cls(spec, a, b)
+        twin = cls(spec, a, b, stop_on_deaths=x is None)
         twin._compare(a.start(), b.start(), "start")
         return twin
 
@@ -95,6 +110,7 @@ class Twin:
     def _update_informed(self) -> None:
         differ = self.differ()
         self.informed |= differ
+        self.informed |= {p.name for g in (self.a, self.b) for p in g.players if p.role in self.informed_roles}
         involved = {p.role for g in (self.a, self.b) for p in g.players if p.name in self.informed}
         for team in self.spec.teams:
             trigger, told = (team[0], team[1]) if isinstance(team[0], tuple) else (team, team)
@@ -131,9 +147,10 @@ class Twin:
             return
         if sender is None:
             return
-        self.inputs.append((action.actor, sender, action.channel, action.text))
+        text_b = action.text if action.alt is None else action.alt
+        self.inputs.append((action.actor, sender, action.channel, action.text + (f" / B: {text_b}" if action.alt else "")))
         sa = self.a.apply(Message(action.actor, action.text, action.channel))  # type: ignore[arg-type]
-        sb = self.b.apply(Message(sender, action.text, action.channel))  # type: ignore[arg-type]
+        sb = self.b.apply(Message(sender, text_b, action.channel))  # type: ignore[arg-type]
         keys_a = [r.key for r in sa.replies if r.to == action.actor]
         keys_b = [r.key for r in sb.replies if r.to == sender]
         if _rejected(keys_a) != _rejected(keys_b):
@@ -151,14 +168,37 @@ class Twin:
         sb = self.b.apply(Deadline(self.b.phase.id))
         self._compare(sa, sb, f"deadline of {kind}")
 
-    def play(self, rng: random.Random, phases: int) -> None:
-        """Up to ``phases`` phases of actions from the spec's policy, each closed by its deadline."""
+    def play(self, rng: random.Random, phases: int, perturb_after: int | None = None) -> None:
+        """Up to ``phases`` phases of actions from the spec's policy, each closed by its deadline.
+
+        ``perturb_after``: from that many actions on, the first role action the spec's ``perturb``
+        accepts is sent to game B with another text, and the few it informs join :attr:`informed`.
+        """
+        done = 0
         for _ in range(phases):
             if self.over:
                 return
             for action in self.spec.policy(rng, self.a, self.b, self.differ()):
+                done += 1
+                if perturb_after is not None and done > perturb_after and action.role and self.spec.perturb:
+                    alt = self.spec.perturb(rng, self.a, action)
+                    if alt is not None:
+                        text, told, roles = alt
+                        self.informed |= {action.actor} | told | self._team_of(action.actor)
+                        self.informed_roles |= roles
+                        action = Action(action.actor, action.text, action.channel, True, alt=text)
+                        perturb_after = None
                 self.act(action)
             self.deadline()
+
+    def _team_of(self, name: str) -> set[str]:
+        role = self.a.player(self.a.seat_of(name)).role
+        told: set[str] = set()
+        for team in self.spec.teams:
+            trigger, roles = (team[0], team[1]) if isinstance(team[0], tuple) else (team, team)
+            if role in trigger:
+                told |= {p.name for p in self.a.players if p.role in roles}
+        return told
 
     # --- comparing ---------------------------------------------------------------------------------
     def _public(self, step: Step) -> tuple[list[Any], list[Any]]:
@@ -170,6 +210,9 @@ class Twin:
         self._update_informed()
         if self.a.finished or self.b.finished:
             return  # the end is public; the final post reveals everything
+        if self.stop_on_deaths and [p.alive for p in self.a.players] != [p.alive for p in self.b.players]:
+            self.diverged = f"the perturbed action changed who is out (after {what})"
+            return
         pa, pb = self._public(sa), self._public(sb)
         if pa != pb:
             raise Mismatch(f"the thread differs after {what}:\n{_diff(pa, pb)}\n{self.story()}")

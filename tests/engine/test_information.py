@@ -7,6 +7,10 @@ ends, the thread must be identical in both, and so must every private message to
 cannot tell the twins apart (everyone but X, Y and the teammates who know them). Each ruleset is
 run for every pair of roles whose swap its rulebook keeps hidden; docs/<ruleset>.md § "What each
 player learns" lists what each role is told.
+
+A second kind of twin keeps the draw and changes one private action in game B (another target for a
+guard, a check, a dream, a suck...): until the games' dead differ, the thread and the messages to
+everyone the rulebook does not tell of that action are the same.
 """
 
 from __future__ import annotations
@@ -240,6 +244,48 @@ def interview_vampire_policy(rng: random.Random, a: Game, b: Game, differ: set[s
     return acts + _talk(rng, a) + _status(rng, a)
 
 
+# --- perturbations: one private action changed, seen only by those the rulebook tells ----------------
+def perturber(rules: dict[str, Any]) -> Any:
+    """A ``Spec.perturb`` from ``rules``: verb -> function(old targets, new targets) giving the names
+    and the roles (their holders now or later) who may learn of the change, besides the actor and his
+    team."""
+
+    def perturb(rng: random.Random, g: Game, action: Action) -> tuple[str, set[str], set[str]] | None:
+        verb, *targets = action.text.split()
+        if verb not in rules or not targets:
+            return None
+        pool = [n for n in _living(g) if n != action.actor and n not in targets]
+        if len(pool) < len(targets):
+            return None
+        new = rng.sample(pool, len(targets))
+        names, roles = rules[verb](set(targets), set(new))
+        return f"{verb} {' '.join(new)}", names, roles
+
+    return perturb
+
+
+def _only(*roles: str) -> Any:
+    return lambda old, new: (set(), set(roles))
+
+
+def _targets_and(*roles: str) -> Any:
+    return lambda old, new: (old | new, set(roles))
+
+
+KILLER_CLUB_PERTURB = perturber({"救": _only(), "验": _only(), "问": _only(), "杀": _only("helper")})
+VAMPIRE_VILLAGE_PERTURB = perturber({
+    "守": _only("witch"), "驗": _only(), "吹": _targets_and(), "殺": _only("witch", "elder"), "連": _targets_and(),
+    "救": _only(), "毒": _only(),
+})
+HUMAN_KILL_PERTURB = perturber({
+    "验": _only(), "伪装": _only("yukari"), "梦": _targets_and(), "退治": _only("yukari"), "带走": _only(),
+    "杀": _only(), "救": _only(),
+})
+# every biter may learn of another's sucks (a shared target fails for all); the targets are told nothing
+INTERVIEW_VAMPIRE_PERTURB = perturber({"吸": _only("vampire", "criminal"), "转化": _targets_and("vampire", "criminal"),
+                                       "投": _only("vampire", "criminal")})
+
+
 def human_kill_mask(post: Post) -> Any:
     """Under 花曇 (hanagumori) the banished player's role is announced: published on purpose."""
     if post.key == "human_kill/banish_result" and post.data.get("revealed"):
@@ -249,12 +295,16 @@ def human_kill_mask(post: Post) -> Any:
 
 SPECS = {
     "sunlight": Spec("sunlight", teams=(), policy=sunlight_policy, mask=sunlight_mask),
-    "killer_club": Spec("killer_club", teams=(("killer",), ("police",)), policy=killer_club_policy),
-    "vampire_village": Spec("vampire_village", teams=(("vampire",),), policy=vampire_village_policy),
+    "killer_club": Spec("killer_club", teams=(("killer",), ("police",)), policy=killer_club_policy,
+                        perturb=KILLER_CLUB_PERTURB),
+    "vampire_village": Spec("vampire_village", teams=(("vampire",),), policy=vampire_village_policy,
+                            perturb=VAMPIRE_VILLAGE_PERTURB),
     "human_kill": Spec("human_kill", teams=(
         # the humans know each other; Rinnosuke learns whether any of them lives (he exorcises only as the last)
-        (("human", "reimu"), ("human", "reimu", "rinnosuke")),), policy=human_kill_policy, mask=human_kill_mask),
-    "interview_vampire": Spec("interview_vampire", teams=(), policy=interview_vampire_policy),
+        (("human", "reimu"), ("human", "reimu", "rinnosuke")),), policy=human_kill_policy, mask=human_kill_mask,
+                       perturb=HUMAN_KILL_PERTURB),
+    "interview_vampire": Spec("interview_vampire", teams=(), policy=interview_vampire_policy,
+                              perturb=INTERVIEW_VAMPIRE_PERTURB),
 }
 
 #: (ruleset, role X holds in game A, role Y holds in game A, player counts): the swaps each rulebook hides.
@@ -323,6 +373,29 @@ def test_public_thread_and_replies_do_not_depend_on_a_hidden_swap(ruleset: str, 
     twin.play(rng, phases=40)
     event("diverged" if twin.diverged else "finished" if twin.a.finished or twin.b.finished else "still running")
     event(f"phases played: {len(twin.a.phases) // 10 * 10}+")
+
+
+PERTURBED = [("killer_club", range(8, 15)), ("vampire_village", range(13, 19)), ("human_kill", range(6, 17)),
+             ("interview_vampire", range(12, 14))]
+
+
+@pytest.mark.parametrize(("ruleset", "sizes"), PERTURBED, ids=[r for r, _ in PERTURBED])
+@SETTINGS
+@given(data=st.data())
+def test_a_private_action_reaches_only_those_the_rulebook_tells(ruleset: str, sizes: range, data: Any) -> None:
+    """The same draw twice; one role action is sent with another target in game B (a guard protecting
+    someone else, a check, a dream, a suck...). Until the games' dead differ (a visible effect), the
+    thread is the same, and so is every private message to anyone but the actor, his team and those the
+    rulebook tells (the witch of the guard's choice, the charmed, the dreamers, the other biters...)."""
+    rng = random.Random(data.draw(st.integers(0, 2**32), label="policy seed"))
+    n = data.draw(st.sampled_from(list(sizes)), label="players")
+    seed = data.draw(st.integers(0, 10_000), label="seed")
+    players = [f"p{i}" for i in range(1, n + 1)]
+    params = PARAMS[ruleset](rng)
+    roles = drawn_roles(ruleset, players, seed, params)
+    twin = Twin.start(SPECS[ruleset], players, roles, None, None, seed, params)
+    twin.play(rng, phases=40, perturb_after=rng.randint(0, 60))
+    event("perturbed" if any(" / B: " in i[3] for i in twin.inputs) else "not perturbed")
 
 
 def test_sunlight_without_clue_poll_the_successor_window_does_not_show_the_killer_was_voted_out() -> None:
