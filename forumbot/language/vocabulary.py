@@ -23,7 +23,7 @@ ARITY = {
     "pause": NONE, "resume": NONE, "end": NONE,
     # human_kill
     "exorcise": TARGETS, "abstain": NONE, "withdraw": NONE, "disguise": TARGETS, "dream": TARGETS,
-    "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS,
+    "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS, "stand_in": TARGETS,
     # interview_vampire
     "suck": TARGETS, "convert": TARGETS,
     # vampire_village
@@ -63,6 +63,8 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "顺时针": ("clockwise", None), "clockwise": ("clockwise", None),
     "逆时针": ("anticlockwise", None), "anticlockwise": ("anticlockwise", None),
     "counterclockwise": ("anticlockwise", None), "counter-clockwise": ("anticlockwise", None),
+    "替": ("stand_in", None), "替死": ("stand_in", None), "代替": ("stand_in", None), "顶替": ("stand_in", None),
+    "stand in": ("stand_in", None), "stand-in": ("stand_in", None), "die for": ("stand_in", None),
     # interview_vampire
     "吸": ("suck", None), "吸血": ("suck", None), "suck": ("suck", None),
     "转化": ("convert", None), "初拥": ("convert", None), "convert": ("convert", None),
@@ -103,6 +105,7 @@ NOT_COMMANDS = (
     "被退治", "退治专家", "被驱魔", "被放逐", "放逐了", "弃权票", "退选了",
     "伪装成", "做梦", "梦见", "梦想", "梦到", "梦里", "梦游", "白日梦", "美梦", "噩梦", "梦境", "梦幻",
     "带走了", "被带走",
+    "替代", "替身", "接替", "替补", "代替品", "替换了", "替我", "替你", "替他", "替她",
     "吸血鬼", "吸引", "呼吸", "吸收", "吸烟", "吸毒", "吸取", "吸气", "吸管", "吸尘", "吸饱", "吸满",
     "吸够", "吸到", "吸不到", "吸过", "吸食", "被吸", "吸了", "转化为", "转化成", "被转化", "转化了",
     "连续", "连接", "连着", "连忙", "一连", "接连", "连带", "连胜", "连任",

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Message
 
-VERBS = ["退治", "放逐", "投", "验", "伪装", "救", "杀", "梦", "带走", "接任", "顺时针", "逆时针"]
+VERBS = ["退治", "放逐", "投", "验", "伪装", "救", "杀", "梦", "带走", "接任", "顺时针", "逆时针", "替"]
 BARE = ["弃权", "退选", "状态", "帮助"]
 
 

@@ -180,3 +180,106 @@ def test_everyone_abstaining_is_a_tie_of_all_candidates_then_no_sage():
                      {"phase": "sage_vote", "messages": abstain}, {"phase": "sage_pleas"},
                      {"phase": "sage_runoff", "messages": abstain}], "ABCDEF", ROLES6, params={"sage": True})
     assert events(r, "sage_elected")[0]["seat"] is None
+
+
+# --- 7. a sage out on the day he is elected chooses his successor --------------------------------------
+EXORCISE_E = [{"phase": "remilia"}, {"phase": "exorcism", "messages": [["A", "退治 E"], ["B", "退治 E"]]},
+              {"phase": "yukari"},
+              {"phase": "election", "messages": [[x, "退选"] for x in "ABCD"]},
+              {"phase": "sage_vote", "messages": [[x, "投 E"] for x in "ABCD"]}]  # E is elected, then out
+
+
+def test_a_sage_exorcised_on_the_day_he_is_elected_names_his_successor():
+    r = play(EXORCISE_E + [
+        {"phase": "succession", "messages": [["A", "接任 B"], ["E", "接任 F"]]},   # A is not the sage
+        {"phase": "order", "messages": [["F", "逆时针 E"]]},
+        {"phase": "banish"}], "ABCDEF", ROLES6, params={"sage": True})
+    assert not r.game.player(5).alive
+    assert events(r, "sage_changed") == [{"from": 5, "to": 6}]
+    assert [e["reason"] for e in events(r, "rejected")] == ["not_sage"]
+    assert [p.data["new"] for p in posts(r, "succession")] == ["F"]
+    assert [x.key for x in replies(r, "E")][-2:] == ["human_kill/succession_prompt", "human_kill/recorded"]
+    night = [p.data for p in posts(r, "nightfall")]
+    assert night[0]["dead"] == ["E"] and night[0]["succession"] == "E"
+    assert night[-1]["by_sage"] and night[-1]["order"] == ["F", "A", "B", "C", "D"]
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        assert "E" in renderer(locale).render("human_kill/nightfall", night[0])
+
+
+def test_a_sage_out_on_his_election_day_who_names_nobody_ends_the_title():
+    r = play(EXORCISE_E + [{"phase": "succession"}, {"phase": "banish"}], "ABCDEF", ROLES6, params={"sage": True})
+    assert events(r, "sage_changed") == [{"from": 5, "to": None}]
+    assert "order" not in kinds(r) and posts(r, "succession")[0].data["new"] is None
+
+
+# --- 10. 苍天: the nearest volunteer goes out in a dying player's place ----------------------------------
+SOUTEN = {"weather": True, "weather_weights": {"souten": 1}, "kyokkou_chance": 0}
+
+
+def test_souten_at_nightfall_the_nearest_volunteer_goes_out_instead():
+    r = play([{"phase": "remilia"}, {"phase": "exorcism", "messages": [["A", "退治 C"], ["B", "退治 C"]]},
+              {"phase": "yukari"},
+              {"phase": "souten", "messages": [["F", "替 C"], ["C", "替 D"], ["E", "替 A"], ["D", "替 C"]]},
+              {"phase": "banish"}], "ABCDEF", ROLES6, params=SOUTEN)
+    assert [p.data["dying"] for p in posts(r, "souten")] == [["C"]]
+    assert [e["reason"] for e in events(r, "rejected")] == ["you_are_dying", "not_dying"]
+    assert events(r, "substituted") == [{"round": 1, "for": 3, "by": 4}]  # D (1 seat away) before F (3 away)
+    assert r.game.player(3).alive and not r.game.player(4).alive
+    assert r.game.player(4).out_reason == "exorcised"                  # the cause is inherited
+    result = posts(r, "souten_result")[0].data
+    assert result["dead"] == ["D"] and result["subs"] == [{"for": "C", "by": "D"}] and result["last_words"] == ["D"]
+    banish = [p.data for p in posts(r, "nightfall")][-1]
+    assert banish["dead"] is None and banish["order"] == ["E", "F", "A", "B", "C"]  # from D, the one out
+    for locale in ("zh-Hans", "zh-Hant", "en"):
+        for key, data in (("souten", posts(r, "souten")[0].data), ("souten_result", result)):
+            text = renderer(locale).render(f"human_kill/{key}", data)
+            assert "C" in text and "未实现" not in text and "not implemented" not in text
+
+
+def test_souten_equally_near_the_earlier_volunteer_and_nobody_volunteering():
+    phases = [{"phase": "remilia"}, {"phase": "exorcism", "messages": [["A", "退治 C"]]}, {"phase": "yukari"}]
+    r = play(phases + [{"phase": "souten", "messages": [["D", "替 C"], ["B", "替 C"]]}], "ABCDEF", ROLES6, params=SOUTEN)
+    assert events(r, "substituted") == [{"round": 1, "for": 3, "by": 4}]
+    r = play(phases + [{"phase": "souten", "messages": [["D", "替 C"], ["B", "替 C"], ["D", "弃权"]]}],
+             "ABCDEF", ROLES6, params=SOUTEN)
+    assert events(r, "substituted") == [{"round": 1, "for": 3, "by": 2}]
+    r = play(phases + [{"phase": "souten"}], "ABCDEF", ROLES6, params=SOUTEN)
+    assert events(r, "substituted") == [] and not r.game.player(3).alive
+    assert posts(r, "souten_result")[0].data["dead"] == ["C"]
+
+
+def test_souten_after_the_banishment():
+    r = play([{"phase": "remilia"}, {"phase": "exorcism"}, {"phase": "yukari"},
+              {"phase": "banish", "messages": [[x, "放逐 A"] for x in "BCDEF"]},
+              {"phase": "souten", "messages": [["F", "替 A"]]}], "ABCDEF", ROLES6, params=SOUTEN)
+    assert posts(r, "banish_result")[0].data["souten"] and posts(r, "banish_result")[0].data["dead"] == []
+    assert events(r, "substituted") == [{"round": 1, "for": 1, "by": 6}]
+    assert r.game.player(1).alive and r.game.player(6).out_reason == "banished"
+    assert kinds(r)[-1] == "remilia"  # the next day
+
+
+def test_souten_a_take_is_settled_before_the_substitution():
+    roles = {"A": "human", "B": "reimu", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari", "G": "youkai"}
+    r = play([{"phase": "remilia", "messages": [["B", "带走 C"]]},
+              {"phase": "exorcism", "messages": [["A", "退治 B"], ["B", "退治 B"]]}, {"phase": "yukari"},
+              {"phase": "souten", "messages": [["A", "替 B"]]}], "ABCDEFG", roles, params=SOUTEN)
+    assert posts(r, "souten")[0].data["dying"] == ["B", "C"]  # seat order: no cause, no link shown
+    assert r.game.player(2).alive and not r.game.player(1).alive and not r.game.player(3).alive
+
+
+# --- the transcript of all of these together -----------------------------------------------------------
+def test_rulings_transcript():
+    from pathlib import Path
+
+    from forumbot.replay import load_transcript
+
+    r = replay(load_transcript(Path(__file__).parent.parent / "transcripts" / "human_kill_rulings.yaml"))
+    assert [p.data["result"] for p in posts(r, "sage_result")] == ["runoff", "decided"]
+    assert [e["reason"] for e in events(r, "rejected")] == [
+        "not_candidate_self", "not_candidate", "withdraw_closed", "you_are_dying"]
+    assert events(r, "sage_changed") == [{"from": 6, "to": 8}]
+    assert events(r, "substituted") == [{"round": 2, "for": 3, "by": 4}, {"round": 2, "for": 1, "by": 2}]
+    assert [e["name"] for e in events(r, "last_words")] == ["己", "丁"]
+    assert [e["why"] for e in events(r, "dead_player_post")] == ["again", "no_last_words"]
+    assert [x.key for ph in r.phases for x in ph.step.replies if x.to == "主持"][:1] == ["human_kill/sealed_post"]
+    assert r.game.player(5).alive and r.game.player(1).alive and not r.game.player(2).alive

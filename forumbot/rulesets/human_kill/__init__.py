@@ -8,9 +8,12 @@ and organisers: ``docs/human_kill.md``. Roles, factions and tables: :mod:`.roles
 Timeline of round r: the day actors' windows, each its own phase (``remilia``, ``mamizou``,
 ``exorcism``, ``yukari``, ``doremy``: only those of roles dealt in this game, every day, whether the
 holder lives or not, so a window tells nothing); on round 1 with the sage rule ``election``,
-``sage_vote`` and perhaps ``sage_pleas`` (the tied speak, may withdraw) and ``sage_runoff``; at nightfall the day's dead are announced (no cause, no
-role), then ``order`` (the sage picks the speaking order, when there is a sage) and ``banish`` (speak,
-then vote), perhaps ``banish_runoff``. Shared mechanics: :mod:`forumbot.engine.teamvote` (the
+``sage_vote`` and perhaps ``sage_pleas`` (the tied speak, may withdraw) and ``sage_runoff``; at
+nightfall the day's dead are announced (no cause, no role; under 苍天 first ``souten``, where
+volunteers may go out in the place of the dying), perhaps ``succession`` (a sage elected that day and
+out names his successor), then ``order`` (the sage picks the speaking order, when there is a sage)
+and ``banish`` (speak, then vote), perhaps ``banish_runoff`` (and ``souten`` again when someone is
+banished under 苍天). Shared mechanics: :mod:`forumbot.engine.teamvote` (the
 exorcism), :mod:`forumbot.engine.weighted` (the banish vote: abstention, the sage's 1.5),
 :mod:`forumbot.engine.election` (the sage), :mod:`forumbot.engine.modifiers` (the weather),
 :mod:`forumbot.engine.table` (speaking orders round the table).
@@ -72,11 +75,11 @@ class HumanKill(Ruleset):
     roles = dict(FACTION)
     default_role = YOUKAI
     phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
-                   "sage_pleas", "sage_runoff", "succession", "order", "banish", "banish_runoff")
+                   "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
     min_players = 6
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (README § human_kill, 2026-12).
-    will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "order")
+    will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "souten", "order")
 
     def __init__(self, game: Game, params: HumanKillParams) -> None:
         super().__init__(game, params)
@@ -103,6 +106,9 @@ class HumanKill(Ruleset):
         self.takes: dict[int, int] = {}
         self.successor: int | None = None
         self.sage: int | None = None
+        self.fresh_sage: int | None = None    # elected this round, before nightfall: no chance yet to name a successor
+        self.succession_from: int | None = None  # a fresh sage out at nightfall, choosing his successor now
+        self.souten: dict[str, Any] | None = None  # 苍天: the dying, the volunteers, what to do after
         self.election: Election | None = None
         self.vote = WeightedVote(max_votes=2)
         self.round_dead: list[int] = []
@@ -222,6 +228,8 @@ class HumanKill(Ruleset):
         if seat in self.sealed:
             return self._refuse(seat, cmd, "sealed", out)
         kind = g.phase.kind
+        if verb == "stand_in" or (verb == "abstain" and kind == "souten"):
+            return self._stand_in(seat, cmd, out)
         if verb == "withdraw":
             return self._withdraw(seat, cmd, out)
         if verb in ("clockwise", "anticlockwise"):
@@ -345,6 +353,14 @@ class HumanKill(Ruleset):
 
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
+        if g.phase.kind == "succession" and seat == self.succession_from:
+            target = self._one_target(seat, cmd, out)
+            if target is None:
+                return
+            if target in self.sealed:
+                return self._refuse(seat, cmd, "sealed_target", out, target=g.name(target))
+            self.successor = target
+            return self._recorded(seat, cmd, "successor_now", out, target=g.name(target))
         if seat != self.sage or not g.player(seat).alive:
             return self._refuse(seat, cmd, "not_sage", out)
         target = self._one_target(seat, cmd, out)
@@ -354,6 +370,29 @@ class HumanKill(Ruleset):
             return self._refuse(seat, cmd, "successor_self", out)
         self.successor = target
         self._recorded(seat, cmd, "successor", out, target=g.name(target))
+
+    def _stand_in(self, seat: int, cmd: Command, out: Step) -> None:
+        """苍天: ``seat`` volunteers to go out in place of one of the dying (``替 X``), or withdraws his
+        offer (``弃权``); his last offer stands."""
+        g = self.game
+        st = self.souten
+        if g.phase.kind != "souten" or st is None:
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        dying = [d for d, _ in st["chain"]]
+        if seat in dying:
+            return self._refuse(seat, cmd, "you_are_dying", out)
+        if cmd.verb == "abstain":
+            st["volunteers"].pop(seat, None)
+            return self._recorded(seat, cmd, "stand_in", out, target=None)
+        target = self._one_target(seat, cmd, out)
+        if target is None:
+            return
+        if target not in dying:
+            return self._refuse(seat, cmd, "not_dying", out, target=g.name(target), dying=g.names(sorted(dying)))
+        st["seq"] += 1
+        st["volunteers"][seat] = (target, st["seq"])
+        out.events.append(Event("volunteer", {"round": self.round, "seat": seat, "for": target}))
+        self._recorded(seat, cmd, "stand_in", out, target=g.name(target))
 
     def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
@@ -464,6 +503,8 @@ class HumanKill(Ruleset):
             self._close_sage_pleas(out)
         elif kind == "succession":
             self._close_succession(out)
+        elif kind == "souten":
+            self._close_souten(out)
         elif kind == "order":
             self._open_banish(out)
         elif kind in VOTE_KINDS:
@@ -566,33 +607,147 @@ class HumanKill(Ruleset):
                     self.nightmare.append(t)
             for t in caught:
                 g.reply(t, "human_kill/nightmare", out, round=self.round, others=g.names([c for c in caught if c != t]))
-        dead = self._kill_all(dying, out)
+        chain = self._with_takes(dying)
+        if chain and self.w("souten"):
+            return self._open_souten(chain, "nightfall", out)
+        self._settle_nightfall(chain, out)
+
+    def _settle_nightfall(self, chain: list[tuple[int, str]], out: Step,
+                          subs: list[tuple[int, int]] | None = None) -> None:
+        """The day's dead go out (``chain``: who and why, takes included; ``subs``: 苍天's
+        substitutions, already announced with the dead when not None), then the win check, the
+        succession of a sage elected today, the sage's order and the banish vote."""
+        dead = self._remove_all(chain, out)
+        self.fresh_sage = None
         self.round_dead = sorted(dead)
+        if subs is not None:
+            self._post_souten_result(dead, subs, out)
         if self.check_win(out):
+            return
+        self._night_order(out, announce=subs is None)
+
+    def _night_order(self, out: Step, announce: bool) -> None:
+        """After the nightfall deaths: the succession window of a sage elected today who is out, the
+        sage's order window, or straight to the banish vote. ``announce``: the post names the dead."""
+        g = self.game
+        dead = g.names(self.round_dead) if announce else None
+        last_words = self._will(self.round_dead) if announce else []
+        common = {"round": self.round, "dead": dead, "last_words": last_words, "by_sage": False, "donten": False,
+                  "alive": g.names(g.alive()), "votes": self.params.banish_votes, "nagi": self.w("nagi")}
+        if self.succession_from is not None:
+            g.open_phase("succession", self.round, self.round, out)
+            g.post("human_kill/nightfall", out, **common, sage=None, order=None, sage_weight=None,
+                   succession=g.name(self.succession_from))
+            g.reply(self.succession_from, "human_kill/succession_prompt", out, round=self.round)
             return
         if self.sage is not None and not self.w("tenkiame") and not self.w("donten"):
             self.order_choice = None
             g.open_phase("order", self.round, self.round, out)
-            g.post("human_kill/nightfall", out, round=self.round, dead=g.names(self.round_dead),
-                   last_words=self._will(self.round_dead), sage=g.name(self.sage), order=None, by_sage=False,
-                   donten=False, alive=g.names(g.alive()), votes=self.params.banish_votes, nagi=self.w("nagi"),
-                   sage_weight=self.params.sage_weight)
+            g.post("human_kill/nightfall", out, **common, sage=g.name(self.sage), order=None,
+                   sage_weight=self.params.sage_weight, succession=None)
             g.reply(self.sage, "human_kill/sage_prompt", out, round=self.round,
                     starts=g.names(self.round_dead or [self.sage]), myself=not self.round_dead)
             return
-        self._open_banish(out, announce=True)
+        self._open_banish(out, announce=announce)
+
+    def _close_succession(self, out: Step) -> None:
+        """A sage elected today and out at nightfall has named his successor, or not: the title
+        passes, or ends (rulebook § 贤者: 当贤者出局时，其可以选择…; ruling 2026-12)."""
+        g = self.game
+        old, self.succession_from = self.succession_from, None
+        assert old is not None
+        new = self.successor if self.successor is not None and self.active(self.successor) else None
+        self.successor = None
+        self.sage = new
+        out.events.append(Event("sage_changed", {"from": old, "to": new}))
+        self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
+                         "to": g.name(new) if new else None})
+        g.post("human_kill/succession", out, round=self.round, old=g.name(old), new=g.name(new) if new else None)
+        if new is not None:
+            g.reply(new, "human_kill/recorded", out, action="sage", round=self.round, read_as=[],
+                    weight=self.params.sage_weight)
+        self._night_order(out, announce=False)
+
+    # --- 苍天 (souten) ------------------------------------------------------------------------------
+    def _open_souten(self, chain: list[tuple[int, str]], context: str, out: Step, **after: Any) -> None:
+        """苍天: the dying are announced (seat order, no cause) and any other player still in the game
+        may volunteer, by PM, to go out in the place of one of them (human_kill-roles.md, weather)."""
+        g = self.game
+        self.souten = {"chain": chain, "context": context, "volunteers": {}, "seq": 0, **after}
+        g.open_phase("souten", self.round, self.round, out)
+        g.post("human_kill/souten", out, round=self.round, dying=g.names(sorted(d for d, _ in chain)),
+               context=context, alive=g.names(g.alive()))
+
+    def _close_souten(self, out: Step) -> None:
+        """Each dying player's nearest volunteer (fewest seats apart round the table of the living,
+        either way; equally near: the earlier offer) goes out in his place, inheriting the cause;
+        the dying player stays in. A volunteer's own take does not fire (the take is settled with
+        the deaths, before the substitution: the daily order's "revenge, the souten substitution")."""
+        g = self.game
+        st = self.souten
+        assert st is not None
+        self.souten = None
+        ring = [s for s in self.seating if g.player(s).alive]
+
+        def apart(a: int, b: int) -> int:
+            d = abs(ring.index(a) - ring.index(b))
+            return min(d, len(ring) - d)
+
+        final: list[tuple[int, str]] = []
+        subs: list[tuple[int, int]] = []
+        for seat, how in st["chain"]:
+            offers = sorted((apart(seat, v), seq, v) for v, (t, seq) in st["volunteers"].items()
+                            if t == seat and self.active(v))
+            if offers:
+                v = offers[0][2]
+                final.append((v, how))
+                subs.append((seat, v))
+                out.events.append(Event("substituted", {"round": self.round, "for": seat, "by": v}))
+                self.log.append({"round": self.round, "action": "souten", "for": g.name(seat), "by": g.name(v)})
+            else:
+                final.append((seat, how))
+        if st["context"] == "nightfall":
+            return self._settle_nightfall(final, out, subs)
+        dead = self._remove_all(final, out)
+        self._post_souten_result(dead, subs, out)
+        self._after_banish(st["chosen"], st["parsee"], out)
+
+    def _post_souten_result(self, dead: list[int], subs: list[tuple[int, int]], out: Step) -> None:
+        g = self.game
+        g.post("human_kill/souten_result", out, round=self.round, dead=g.names(sorted(dead)),
+               subs=[{"for": g.name(a), "by": g.name(b)} for a, b in subs], last_words=self._will(sorted(dead)))
 
     def _will(self, seats: list[int]) -> list[str]:
         return [self.game.name(s) for s in seats if self.may_leave_will(s)]
 
-    def _kill_all(self, dying: list[tuple[int, str]], out: Step) -> list[int]:
-        """Remove every one of ``dying`` at once, then those taken by Reimu and Yuuka (not when
-        killed by Yukari's border), and settle the sage's title. Returns every seat removed."""
+    def _with_takes(self, dying: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """``dying`` (seat, cause), the living only, each once, followed by those Reimu and Yuuka
+        take with them (cause "taken"; not when they die by Yukari's border), in order."""
         g = self.game
-        removed: list[int] = []
+        chain: list[tuple[int, str]] = []
         queue = list(dying)
         while queue:
             seat, how = queue.pop(0)
+            if not g.player(seat).alive or any(seat == c for c, _ in chain):
+                continue
+            chain.append((seat, how))
+            if g.player(seat).role in TAKERS and how != "border":
+                t = self.takes.get(seat)
+                if t is not None and g.player(t).alive:
+                    queue.append((t, "taken"))
+        return chain
+
+    def _kill_all(self, dying: list[tuple[int, str]], out: Step) -> list[int]:
+        """Remove every one of ``dying`` and those they take with them; returns every seat removed."""
+        return self._remove_all(self._with_takes(dying), out)
+
+    def _remove_all(self, chain: list[tuple[int, str]], out: Step) -> list[int]:
+        """Remove every one of ``chain`` (seat, cause) at once and settle the sage's title: his
+        successor named beforehand takes it (not under 太阳雨), or it ends; a sage elected today
+        chooses now, in a ``succession`` window. Returns every seat removed."""
+        g = self.game
+        removed: list[int] = []
+        for seat, how in chain:
             if not g.player(seat).alive:
                 continue
             g.remove(seat, how, out)
@@ -600,10 +755,10 @@ class HumanKill(Ruleset):
             removed.append(seat)
             self.out_round[seat] = self.round
             self.deaths.append({"round": self.round, "seat": seat, "how": how})
-            if g.player(seat).role in TAKERS and how != "border":
-                t = self.takes.get(seat)
-                if t is not None and g.player(t).alive:
-                    queue.append((t, "taken"))
+        if self.sage in removed and self.sage == self.fresh_sage and not self.w("tenkiame"):
+            self.succession_from, self.sage, self.successor = self.sage, None, None
+            out.events.append(Event("sage_out", {"seat": self.succession_from}))
+            return removed
         if self.sage in removed:
             old = self.sage
             succ = self.successor if not self.w("tenkiame") else None
@@ -677,10 +832,11 @@ class HumanKill(Ruleset):
                     for b in outcome.ballots:
                         if b.choices == (chosen,) and not b.void and b.voter != chosen:
                             dying.append((b.voter, "envy"))
-        before = set(g.alive())
-        dead = self._kill_all(dying, out)
         self.log.append({"round": self.round, "action": "banish", "number": outcome.number, "kind": outcome.kind,
                          "chosen": g.name(chosen) if chosen else None, "utsuho": utsuho})
+        chain = self._with_takes(dying)
+        souten = bool(chain) and self.w("souten")
+        dead = [] if souten else self._remove_all(chain, out)
         kousa = self.w("kousa")
         counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
         g.post("human_kill/banish_result", out, round=self.round, number=outcome.number, result=outcome.kind,
@@ -690,18 +846,27 @@ class HumanKill(Ruleset):
                chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied),
                dead=g.names(sorted(dead)), utsuho=utsuho,
                revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
-               last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff")
-        # A banished Utsuho counts as alive for every win condition, Parsee's included (README, 2026-12).
-        if parsee and chosen is not None and not before - set(dead):
-            return self.finish_game(PARSEE, "parsee_envy", out)
-        if self.check_win(out):
-            return
+               last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff", souten=souten)
+        if souten:
+            return self._open_souten(chain, "banish", out, chosen=chosen, parsee=parsee)
         if outcome.kind == "runoff":
+            if self.check_win(out):
+                return
             v.next(outcome.tied, voters=tuple(self.playing()))
             g.open_phase("banish_runoff", self.round, self.round, out)
             order = round_table(self.seating, list(outcome.tied), min(outcome.tied))
             g.post("human_kill/banish_runoff", out, round=self.round, number=v.number, candidates=g.names(outcome.tied),
                    order=g.names(order), last=v.runoffs_left == 0)
+            return
+        self._after_banish(chosen, parsee, out)
+
+    def _after_banish(self, chosen: int | None, parsee: bool, out: Step) -> None:
+        """After the night's banishment: Parsee's win (her banishment took everyone else out; a
+        banished Utsuho counts as alive, ruling 2026-12), the other wins, then the next day."""
+        g = self.game
+        if parsee and chosen is not None and not set(g.alive()) - {chosen}:
+            return self.finish_game(PARSEE, "parsee_envy", out)
+        if self.check_win(out):
             return
         self._open_day(self.round + 1, out)
 
@@ -782,7 +947,7 @@ class HumanKill(Ruleset):
 
     def _sage_done(self, sage: int | None, why: str, out: Step, posted: bool = False) -> None:
         g = self.game
-        self.sage = sage
+        self.sage = self.fresh_sage = sage
         out.events.append(Event("sage_elected", {"seat": sage, "why": why}))
         self.log.append({"round": self.round, "action": "sage", "sage": g.name(sage) if sage else None, "why": why})
         if not posted:
@@ -870,6 +1035,8 @@ class HumanKill(Ruleset):
         g = self.game
         kind = g.phase.kind
         verbs: list[str] = []
+        if seat is not None and kind == "succession" and seat == self.succession_from:
+            verbs.append("successor")
         if seat is not None and self.active(seat):
             role = g.player(seat).role
             if kind == "exorcism" and self.exorcism.may_vote(seat):
@@ -890,6 +1057,8 @@ class HumanKill(Ruleset):
                 verbs += ["vote", "abstain"]
             if kind == "order" and seat == self.sage:
                 verbs.append("order")
+            if kind == "souten" and self.souten and all(seat != d for d, _ in self.souten["chain"]):
+                verbs += ["stand_in", "abstain"]
             if role in TAKERS:
                 verbs.append("take")
             if seat == self.sage:
@@ -907,6 +1076,8 @@ class HumanKill(Ruleset):
             return [s for s in g.alive() if self.election.vote.may_vote(s) and self.election.vote.ballot_of(s) is None]
         if kind == "order" and self.sage is not None and self.order_choice is None:
             return [self.sage]
+        if kind == "succession" and self.succession_from is not None and self.successor is None:
+            return [self.succession_from]
         role = WINDOW_ROLE.get(kind)
         if role:
             return g.living(role)
