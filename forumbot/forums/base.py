@@ -16,6 +16,12 @@ Polling
     returns it as plain JSON-able data, ``import_cursor(data)`` puts it back after a restart. A missing or
     stale cursor only costs extra requests, never a lost or repeated post.
 
+Reads that saw too little
+    An adapter whose inbox read knows it missed a message it saw listed (Discuz! shows a message sent in
+    the current second in the list before the conversation) sets ``inbox_incomplete = True`` after
+    ``private_messages``: the runtime then does not count that read as having seen the inbox up to its
+    start (see :mod:`forumbot.runtime.arrival`).
+
 Errors
     Every method may raise the errors of :mod:`forumbot.forums.errors`: :class:`ForumDown` (unreachable
     after the retries), :class:`RateLimited` (with ``wait_seconds``), :class:`AuthFailed`,

@@ -68,6 +68,7 @@ class DiscuzInbox:
             self._convs[plid] = state
             seen.extend(messages)
             found.extend(m.message for m in received if m.message.message_id > after)
+        self.inbox_incomplete = waiting  # the runtime does not count this read as having seen the inbox
         if waiting:
             log.info("a private message is not yet readable in its conversation: reading the inbox again next poll")
             return []

@@ -265,7 +265,9 @@ class Bot:
                     self._store_read(source, partial, (start, self.clock()), complete=False)
                 self._poll_failed(exc)
                 return False
-            self._store_read(source, items, (start, self.clock()), complete=True)
+            # an inbox read that saw a message listed but not yet readable has not seen the inbox up to its start
+            seen_all = source != "pm" or not getattr(self.forum, "inbox_incomplete", False)
+            self._store_read(source, items, (start, self.clock()), complete=seen_all)
         self._poll_failures, self._poll_held_until = 0, None
         self.store.set_cursor("polled_at", began.isoformat())
         return True
