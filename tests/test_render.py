@@ -328,5 +328,5 @@ def test_gbk_renderer_picks_symbols_gbk_carries():
     source = plain.env.from_string("{{ name }} ✓ ✗ ♥ 😀")
     assert source.render(name="小[b]明") == "小[\u200bb]明 ✓ ✗ ♥ 😀"
     assert gbk.env.globals["gbk"] and not plain.env.globals["gbk"]
-    assert gbk.render("common/pm_subject", {"ref": "1.0"}, season="版杀 😀 ✓") == "版杀 □ √ · 法官消息 #1.0\n"
-    assert plain.render("common/pm_subject", {"ref": "1.0"}, season="版杀 😀 ✓") == "版杀 😀 ✓ · 法官消息 #1.0\n"
+    assert gbk.render("common/pm_subject", {}, season="版杀 😀 ✓") == "版杀 □ √ · 法官\n"
+    assert plain.render("common/pm_subject", {}, season="版杀 😀 ✓") == "版杀 😀 ✓ · 法官\n"
