@@ -53,6 +53,29 @@ def _talk(rng: random.Random, g: Game) -> list[Action]:
     return acts
 
 
+NOISE = {
+    "sunlight": ["杀", "接任", "验", "救", "吸"],
+    "killer_club": ["殺", "驗", "問", "救", "毒", "自殺"],
+    "vampire_village": ["殺", "驗", "守", "救", "毒", "吹", "連", "開槍", "傳警徽", "自殺", "問"],
+    "human_kill": ["验", "伪装", "退治", "救", "杀", "梦", "带走", "顺时针", "接任", "退选"],
+    "interview_vampire": ["吸", "转化", "取消转化", "杀", "验"],
+}
+
+
+def _noise(rng: random.Random, g: Game, differ: set[str]) -> list[Action]:
+    """Commands of any kind from anyone (alive or not), most of them not theirs to give: each is
+    answered to its sender alone, from what he may know. Never aimed at, nor sent by, a player whose
+    role differs (a real role holder's answer would tell him about them)."""
+    safe = [p.name for p in g.players if p.name not in differ]
+    acts = []
+    for p in g.players:
+        # X and Y send none: a stray 带走 or 自殺 of theirs would be a real (and revealing) act
+        if p.name not in differ and rng.random() < 0.05:
+            verb = rng.choice(NOISE[g.ruleset.id])
+            acts.append(Action(p.name, f"{verb} {' '.join(_pick(rng, safe, rng.randint(0, 2)))}".strip(), role=True))
+    return acts
+
+
 def _status(rng: random.Random, g: Game) -> list[Action]:
     """Some players ask for their status (answered from their own knowledge only)."""
     return [Action(p.name, "状态", role=True) for p in g.players if rng.random() < 0.08]
@@ -79,7 +102,7 @@ def sunlight_policy(rng: random.Random, a: Game, b: Game, differ: set[str]) -> l
             # the voted-out killer names his successor (in game A only, when B's killer is still in)
             pool = [n for n in _living(a, differ) if n != a.name(a.ruleset.killer)]
             acts += [Action(a.name(due), f"接任 {t}", role=True, one_sided=True) for t in _pick(rng, pool)]
-    return acts + _talk(rng, a) + _status(rng, a)
+    return acts + _talk(rng, a) + _status(rng, a) + _noise(rng, a, differ)
 
 
 def sunlight_mask(post: Post) -> Any:
@@ -110,7 +133,7 @@ def killer_club_policy(rng: random.Random, a: Game, b: Game, differ: set[str]) -
         acts += [Action(v, f"投 {rng.choice(pool)}", channel) for v in alive if rng.random() < 0.85]
     elif kind == "choice" and a.ruleset.choice_by is not None and rng.random() < 0.7:
         acts.append(Action(a.name(a.ruleset.choice_by), f"投 {a.name(rng.choice(a.ruleset.choice_among))}"))
-    return acts + _talk(rng, a) + _status(rng, a)
+    return acts + _talk(rng, a) + _status(rng, a) + _noise(rng, a, differ)
 
 
 # --- vampire_village --------------------------------------------------------------------------------
@@ -149,7 +172,7 @@ def vampire_village_policy(rng: random.Random, a: Game, b: Game, differ: set[str
     elif kind in ("election", "vote", "runoff"):
         pool = a.names(vv.vote.candidates) if vv.vote.candidates else alive
         acts += [Action(v, f"投 {rng.choice(pool)}") for v in alive if rng.random() < 0.85]
-    return acts + _talk(rng, a) + _status(rng, a)
+    return acts + _talk(rng, a) + _status(rng, a) + _noise(rng, a, differ)
 
 
 # --- human_kill -------------------------------------------------------------------------------------
@@ -199,7 +222,7 @@ def human_kill_policy(rng: random.Random, a: Game, b: Game, differ: set[str]) ->
                 acts += [Action(name, f"带走 {t}", role=True) for t in _pick(rng, [n for n in safe if n != name])]
     if hk.successor is not None and rng.random() < 0.5:
         acts.append(Action(a.name(hk.successor), f"接任 {rng.choice(alive)}"))
-    return acts + _talk(rng, a) + _status(rng, a)
+    return acts + _talk(rng, a) + _status(rng, a) + _noise(rng, a, differ)
 
 
 # --- interview_vampire ------------------------------------------------------------------------------
@@ -241,7 +264,7 @@ def interview_vampire_policy(rng: random.Random, a: Game, b: Game, differ: set[s
     elif kind == "day":
         # The sun kills a voted vampire or criminal: a vote on X or Y would reveal (rulebook) which is which.
         acts += [Action(v, f"投 {rng.choice(safe)}", "thread") for v in alive if safe and rng.random() < 0.8]
-    return acts + _talk(rng, a) + _status(rng, a)
+    return acts + _talk(rng, a) + _status(rng, a) + _noise(rng, a, differ)
 
 
 # --- perturbations: one private action changed, seen only by those the rulebook tells ----------------
