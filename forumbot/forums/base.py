@@ -64,7 +64,8 @@ class ThreadPost:
     ``text`` is what the player meant: quotes, signatures and markup removed, paragraphs separated by a
     blank line and line breaks kept. ``raw_html`` is the post body as the forum rendered it. ``edited`` is
     true when the forum shows the post as modified at the time it was read (later edits are not seen: a
-    poll never re-reads old posts).
+    poll never re-reads old posts). ``time_precision_seconds``: as for :class:`PrivateMessage` (Discuz!
+    gives a post's time to the second: 1).
     """
 
     post_id: int
@@ -73,6 +74,7 @@ class ThreadPost:
     text: str
     raw_html: str
     edited: bool
+    time_precision_seconds: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -444,7 +444,7 @@ class DiscuzForum(DiscuzInbox):
         text, edited = api.post_text(raw)
         author = api.plain(p.get("author")) or ("匿名" if str(p.get("anonymous")) == "1" else "")
         when = datetime.fromtimestamp(api.to_int(p.get("dbdateline")), UTC)
-        return ThreadPost(api.to_int(p.get("pid")), author, when, text, raw, edited)
+        return ThreadPost(api.to_int(p.get("pid")), author, when, text, raw, edited, 1.0)  # dbdateline: whole seconds
 
     # -- writing ---------------------------------------------------------------------------------------
 

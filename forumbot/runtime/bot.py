@@ -293,7 +293,7 @@ class Bot:
                                earliest=t.earliest, latest=t.latest, subject=m.subject, text=m.body)
                     for m, t in zip(items, spans) if m.sender != judge]
         else:
-            spans = self._intervals("thread", [Stated(p.time_utc, getattr(p, "time_precision_seconds", 0.0))
+            spans = self._intervals("thread", [Stated(p.time_utc, p.time_precision_seconds)
                                                for p in items], read, {"thread": times})
             rows = [InboundRow(season_id=0, source="thread", forum_id=p.post_id, sender=p.author, sent_at=p.time_utc,
                                earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
