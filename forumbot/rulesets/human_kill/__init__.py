@@ -1021,7 +1021,11 @@ class HumanKill(Ruleset):
                     sage=g.name(self.sage) if self.sage else None, is_sage=seat == self.sage,
                     weather=self.weather_shown, ballot=None, voted=False,
                     take=g.name(self.takes[seat]) if seat in self.takes else None,
-                    successor=g.name(self.successor) if seat == self.sage and self.successor else None)
+                    successor=g.name(self.successor) if seat in (self.sage, self.succession_from) and self.successor else None,
+                    stand_in=None)
+        offer = self.souten["volunteers"].get(seat) if self.souten else None
+        if offer is not None:
+            data.update(stand_in=g.name(offer[0]))
         if kind == "exorcism" and self.exorcism.may_vote(seat):
             voted, t = self.exorcism.choice_of(seat)
             data.update(voted=voted, ballot=g.name(t) if t else None)
@@ -1058,7 +1062,7 @@ class HumanKill(Ruleset):
             if kind == "order" and seat == self.sage:
                 verbs.append("order")
             if kind == "souten" and self.souten and all(seat != d for d, _ in self.souten["chain"]):
-                verbs += ["stand_in", "abstain"]
+                verbs.append("stand_in")  # its help line names 弃权, which takes an offer back
             if role in TAKERS:
                 verbs.append("take")
             if seat == self.sage:
