@@ -23,18 +23,18 @@ def example_phases() -> list[list[tuple[str, str]]]:
     return [[tuple(m) for m in p.get("messages", [])] for p in t["phases"]]
 
 
-def make_config(tmp_path: Path, site: Site) -> SeasonConfig:
+def make_config(tmp_path: Path, site: Site, players: list[str] = PLAYERS, poll: str = "1s") -> SeasonConfig:
     return SeasonConfig.model_validate({
         "name": "版杀 Discuz 测试",
         "ruleset": "sunlight",
         "locale": "en",
-        "players": PLAYERS,
-        "roles": {"C": "killer"},
+        "players": players,
+        "roles": {players[2]: "killer"},
         "organisers": ["Org"],
         "forum": {"engine": "discuz", "base_url": site.fake.base, "username": "法官", "password_env": "X",
                   "forum_id": 3},
         "schedule": {"start": T0.replace(tzinfo=None).isoformat(), "default": "1h", "grace": "1s", "reminders": [],
-                     "poll_interval": "1s"},
+                     "poll_interval": poll},
         "time_zone": "UTC",
         "seed": 7,
         "path": tmp_path / "season.toml",
@@ -127,4 +127,40 @@ def test_a_stalled_new_thread_request_leaves_one_thread(tmp_path):
     bot.cycle()
     assert list(site.fake.threads) == [bot.thread_id]
     assert ("GET", "forumdisplay") in site.fake.log
+    site.close()
+
+
+def test_19_role_pms_go_out_without_one_flood_refusal(tmp_path):
+    """The fake refuses as a real X3.5 does (a write 15.0 s after the previous one refused, 16.0 s after
+    accepted: captures utf8-flood-posts/, utf8-pmflood/). Writes spaced 16 s from the answer to the previous
+    one send all 19 role PMs first time; the last goes out near the floor of 18 × 16 s after the first."""
+    import json
+
+    site = Site()
+    players = [f"玩家{i:02d}" for i in range(19)]
+    for name in [*players, "Org"]:
+        site.fake.add_user(name)
+    refusals: list[str] = []
+    handle = site.fake.handle
+
+    def watch(request):
+        response = handle(request)
+        if response.headers.get("content-type", "").startswith("application/json"):
+            val = (json.loads(response.content).get("Message") or {}).get("messageval", "")
+            if val in ("post_flood_ctrl", "message_can_not_send_2"):
+                refusals.append(val)
+        return response
+
+    site.fake.handle = watch
+    bot = Bot(make_config(tmp_path, site, players, poll="60s"), site.client(retries=0), clock=site.clock,
+              engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"), sleep=site.clock.sleep)
+    for _ in range(60):
+        bot.cycle()
+        if all(site.fake.pms_to(name) for name in players):
+            break
+        site.clock.advance(5)
+    role_pms = [min(site.fake.pms_to(name), key=lambda p: p.pmid) for name in players]
+    assert refusals == []
+    spread = max(p.dateline for p in role_pms) - min(p.dateline for p in role_pms)
+    assert 18 * 16 <= spread <= 18 * 16 * 1.25
     site.close()
