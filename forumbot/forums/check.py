@@ -90,6 +90,9 @@ def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
     version = info.get("discuzversion") or "unknown (?check gave nothing)"
     yield (f"Discuz! {version}, charset {info.get('charset') or 'unknown'} (form fields sent as "
            f"{forum._send_charset().upper()}), mobile API on (plugin {info.get('pluginversion') or '?'}).")
+    if forum._send_charset() == "gbk" and settings.charset == "auto":
+        yield ("  NOTE: a GBK site shows characters GBK lacks (emoji, ✓, €) as raw &#NNN; codes: the bot sends GBK-safe "
+               'text (✓ → √, emoji → □); set forum.charset = "gbk" so that its templates pick GBK symbols too.')
     yield (f"Judge account: uid {account['uid']}, group {account['grouptitle'] or '?'} (groupid {account['groupid']}); "
            f"cookies prefixed {account['cookiepre'] or '?'}.")
     yield (f"Site times are read in {settings.site_time_zone}; PM times are relative (\"3 分钟前\"): "

@@ -276,7 +276,8 @@ class DiscuzForum(DiscuzInbox):
         v = answer.variables
         self._uid = answer.uid
         self._user = api.plain(v.get("member_username")) or self.username
-        group = v.get("group") if isinstance(v.get("group"), dict) else {}
+        group = v.get("group")
+        group = group if isinstance(group, dict) else {}
         self._group = (str(v.get("groupid") or ""), api.plain(group.get("grouptitle")))
         self._refused = None
         return True

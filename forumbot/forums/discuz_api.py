@@ -109,8 +109,9 @@ def parse_answer(response: httpx.Response) -> Answer:
         return Answer(response.status_code, False, page=" ".join(page.split())[:2000])
     if not isinstance(data, dict):
         return Answer(response.status_code, False, page=text[:2000])
-    variables = data.get("Variables") if isinstance(data.get("Variables"), dict) else {}
-    message = data.get("Message") if isinstance(data.get("Message"), dict) else {}
+    variables, message = data.get("Variables"), data.get("Message")
+    variables = variables if isinstance(variables, dict) else {}
+    message = message if isinstance(message, dict) else {}
     return Answer(
         response.status_code,
         True,

@@ -8,15 +8,19 @@ polled; times are turned into windows by :mod:`forumbot.forums.discuz_time`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from forumbot.forums import discuz_api as api
 from forumbot.forums.base import PrivateMessage, SentMessage, fingerprint
 from forumbot.forums.discuz_time import UnknownTimeText, parse_relative
 from forumbot.forums.errors import LayoutChanged
+
+if TYPE_CHECKING:
+    from forumbot.forums._http import Transport
 
 log = logging.getLogger("forumbot.forums.discuz")
 _PM_PER_PAGE = 100
@@ -30,6 +34,21 @@ def fp(text: str, length: int = 24) -> str:
 
 class DiscuzInbox:
     """Reading the judge's private messages and finding the ones it sent."""
+
+    # the session of DiscuzForum this mixin reads with
+    http: Transport
+    zone: ZoneInfo
+    _uid: int
+    _convs: dict[int, dict[str, Any]]
+    _sent_windows: dict[int, tuple[datetime, datetime]]
+    _pm_anchor: tuple[int, datetime] | None
+    _clock: Callable[[], datetime]
+
+    if TYPE_CHECKING:
+        def _read(self, module: str, params: Mapping[str, Any]) -> api.Answer: ...
+        def _url(self, module: str, params: Mapping[str, Any] | None = None, version: int = 4) -> str: ...
+        def login(self) -> None: ...
+        def sendable(self, text: str) -> str: ...
 
     def private_messages(self, after_message_id: int | None = None) -> list[PrivateMessage]:
         """Messages received newer than ``after_message_id`` (all when None), oldest first (by pmid).

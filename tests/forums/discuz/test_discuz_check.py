@@ -116,3 +116,14 @@ def test_check_cli_names_players_without_an_account(site, tmp_path, monkeypatch)
     assert "player ALICE: the forum spells this account alice" in out
     assert "organiser 主持人: no account" in out
     assert "小明" not in out.split("Accounts:")[1]
+
+
+def test_a_gbk_site_with_charset_auto_is_told_to_set_gbk():
+    gbk = Site(charset="GBK")
+    try:
+        text = "\n".join(_report(gbk.client(), settings(gbk), recipients=5))
+        assert 'set forum.charset = "gbk"' in text and "charset GBK" in text
+        text = "\n".join(_report(gbk.client(charset="gbk"), settings(gbk, charset="gbk"), recipients=5))
+        assert "NOTE" not in text
+    finally:
+        gbk.close()
