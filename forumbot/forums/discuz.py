@@ -53,8 +53,8 @@ from forumbot.forums import discuz_api as api
 from forumbot.forums._http import Transport
 from forumbot.forums.base import SentMessage, ThreadPost
 from forumbot.forums.discuz_pm import DiscuzInbox, fp
-from forumbot.forums.errors import (AuthFailed, ForumDown, ForumError, LayoutChanged, NotAllowed, NotFound,
-                                    SendFailed)
+from forumbot.forums.errors import (AuthFailed, ForumDown, ForumError, LayoutChanged, NoSuchUser, NotAllowed,
+                                    NotFound, SendFailed)
 from forumbot.forums.gbk_text import gbk_safe
 
 log = logging.getLogger(__name__)
@@ -671,8 +671,9 @@ class DiscuzForum(DiscuzInbox):
         self._pm_anchor, self._sent_windows = pm_anchor, sent
 
 
-class NotGbk(SendFailed):
-    """A user name or password (not a text, which is made GBK-safe) has characters GBK cannot write."""
+class NotGbk(NoSuchUser):
+    """A user name or password (not a text, which is made GBK-safe) has characters GBK cannot write: no
+    account of that name can exist on a GBK site."""
 
 
 #: Form fields holding text the bot wrote: made GBK-safe on a GBK site (other fields must encode as they are)

@@ -43,3 +43,14 @@ def test_a_wrong_charset_setting_shows_at_login(gbk):
     judge = gbk.client(charset="utf-8")
     with pytest.raises(AuthFailed, match="charset"):
         judge.login()
+
+
+def test_a_recipient_gbk_cannot_write_is_no_such_user_and_nothing_is_sent(gbk):
+    from forumbot.forums.errors import NoSuchUser
+
+    judge = gbk.client()
+    judge.login()
+    before = len(gbk.fake.log)
+    with pytest.raises(NoSuchUser, match="GBK"):
+        judge.send_pm("玩家😀", "法官消息 #1", "你的身份：好人")
+    assert gbk.fake.log[before:] == []
