@@ -249,7 +249,12 @@ def narrow_by_order(windows: Mapping[int, tuple[datetime, datetime]],
     (higher pmid) was sent no earlier than the other's earliest instant and the other no later than its
     latest. A window that would become empty (clock skew) keeps its own earliest instant.
     """
-    merged = {**(anchors or {}), **windows}
+    merged = dict(windows)
+    for pmid, (a, b) in (anchors or {}).items():  # an anchor also narrows its own message's window
+        if pmid in merged and max(a, merged[pmid][0]) <= min(b, merged[pmid][1]):
+            merged[pmid] = (max(a, merged[pmid][0]), min(b, merged[pmid][1]))
+        elif pmid not in merged:
+            merged[pmid] = (a, b)
     order = sorted(merged)
     lo: dict[int, datetime] = {}
     hi: dict[int, datetime] = {}

@@ -384,3 +384,13 @@ def test_an_unread_pm_is_read_although_notice_newpm_says_0():
     got = judge.private_messages()
     assert [(m.message_id, m.sender, m.body) for m in got] == [(1, "张三", "测试 <b>粗</b> & 'quote' 第一行\n第二行 😀")]
     assert not c.unused()
+
+
+def test_an_anchor_narrows_its_own_message_and_the_ones_after_it():
+    from forumbot.forums.discuz_pm import narrow_by_order
+
+    t = datetime(2026, 12, 1, 6, 47, tzinfo=UTC)
+    seen = {14: (t - timedelta(seconds=120), t), 15: (t - timedelta(seconds=120), t + timedelta(seconds=60))}
+    sent = {14: (t - timedelta(seconds=2), t - timedelta(seconds=1))}  # the judge's own PM 14, known to the second
+    out = narrow_by_order(seen, sent)
+    assert out[14] == sent[14] and out[15][0] == t - timedelta(seconds=2)
