@@ -392,9 +392,10 @@ class Bot:
         seq = self.seq
         span, rule = _interval(inbound), self.config.schedule.straddling
         closed = self.timing.last_deadline
-        late = closed is not None and not span.counts_for(closed, rule)
-        # A late message acts (a pause, an extension) from the close it missed, never before it.
-        at = max(span.earliest, closed) if late and closed is not None else span.earliest
+        missed = closed is not None and not span.counts_for(closed, rule)
+        # A message after a deadline acts (a pause, an extension) from that deadline, never before it.
+        at = max(span.earliest, closed) if missed and closed is not None else span.earliest
+        late = missed and self._before_phase_seen(span)
         notes = dict(self.store.cursor("straddled", {}))
         for when in (dl, closed):
             if when is not None and span.verdict(when) == "straddles" and str(inbound.id) not in notes:
@@ -418,6 +419,20 @@ class Bot:
         log.debug("input #%d: %s %d from %s: %d replies (to %s), %d posts%s", seq, where, inbound.forum_id,
                   inbound.sender, len(step.replies), ", ".join(r.to for r in step.replies) or "nobody", len(step.posts),
                   " (late)" if late else "")
+
+    def _before_phase_seen(self, span: Interval) -> bool:
+        """Whether a message that missed the last deadline may have been sent before the current phase
+        (the one that deadline opened) was visible: before all of its opening posts reached the forum.
+        Such a message was meant for the round that closed, and its sender is told it was late."""
+        pid = self.game.phase.id
+        seq = self.opened_by.get(pid)
+        if self.timing.last_closed != pid - 1 or seq is None:
+            return False
+        rows = self._opening_rows(seq)
+        sent = [aware(r.sent_at) for r in rows if r.status == "sent" and r.sent_at is not None]
+        if not rows or len(sent) < len(rows):
+            return True
+        return span.earliest < max(sent)
 
     def _apply_deadline(self, dl: datetime) -> None:
         seq, phase, now = self.seq, self.game.phase, self.clock()

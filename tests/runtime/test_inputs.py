@@ -185,6 +185,12 @@ def test_late_vote_in_killer_club_is_told_the_round_closed_and_when(tmp_path):
     s.bot.cycle()
     [reply] = [m.body for m in s.forum.pms_to("J") if "late" in m.body]
     assert "closed at" in reply and dl.strftime("%H:%M:%S") in reply and "vote" in reply
+    s.clock.advance(20)  # well into the night, after its post: a refusal is not called late
+    s.forum.player_pm("K", "投 A")
+    s.clock.advance(2)
+    s.bot.cycle()
+    [refusal] = [m.body for m in s.forum.pms_to("K") if "not" in m.body.lower() and "welcome" not in m.body.lower()]
+    assert "late" not in refusal
 
 
 # --- the organiser sees thread commands and straddling messages in `forumbot status` (9.5, 15.1) -------------
