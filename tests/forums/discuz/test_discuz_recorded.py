@@ -394,3 +394,14 @@ def test_an_anchor_narrows_its_own_message_and_the_ones_after_it():
     sent = {14: (t - timedelta(seconds=2), t - timedelta(seconds=1))}  # the judge's own PM 14, known to the second
     out = narrow_by_order(seen, sent)
     assert out[14] == sent[14] and out[15][0] == t - timedelta(seconds=2)
+
+
+def test_posts_and_pms_share_the_16_second_spacing():
+    # utf8-errors/014: a PM right after a reply was refused (message_can_not_send_2): one window for both
+    c = tape(*LOGIN_ZHENG, "utf8-errors/010_sendreply_郑十.json", "utf8-pmflood/005_sendpm_admin_first.json")
+    player, clock = replay(c, "郑十")
+    c.clock = clock.epoch
+    player.reply(1, "普通会员的回复")
+    player.send_pm("王五", "", "发帖后马上发短消息")
+    times = [r.at for r in c.requests if r.method == "POST" and r.module in ("sendreply", "sendpm")]
+    assert times[1] - times[0] >= 16
