@@ -28,8 +28,12 @@ Writing
     :class:`RateLimited`. :meth:`write_wait_seconds` tells the runtime how long the next write must
     wait. Discuz! private messages have no subject of their own (a conversation has the subject of its
     first message), so the subject is the first line of the body; :meth:`find_sent_pm` looks for it there.
+    On a GBK site every text is sent GBK-safe (:mod:`.gbk_text`: X3.5 shows ``&#NNN;`` literally); a
+    reply shorter than the site's ``minpostsize`` (bytes in its charset) is padded; :meth:`find_thread`
+    reads the board's list (``module=forumdisplay``).
 
-Unverified against a real Discuz!
+Behaviour of a real X3.5 (UTF-8 and GBK) is recorded in ``tests/forums/discuz/captures/`` and replayed
+by the tests. Unverified against a real Discuz!
     :meth:`edit_post` and :meth:`lock_thread` use the classic web forms (there is no mobile module for
     them); each checks its effect by reading the thread again.
 """
