@@ -22,7 +22,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx
-from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from tenacity import (
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
 
 from forumbot.forums.errors import ForumDown, ForumError, RateLimited, WriteUncertain
 
@@ -103,8 +108,10 @@ class Transport:
         headers: Mapping[str, str] | None = None,
         params: Mapping[str, Any] | None = None,
         keep_5xx: bool = False,
+        method: str = "POST",
     ) -> httpx.Response:
         """POST a form to ``path`` after the write interval; redirects are not followed by default.
+        ``method`` sends another write verb (PUT, DELETE: a JSON API's edit or lock) the same way.
 
         ``content`` + ``headers`` send a body encoded by the caller (e.g. a GBK form) instead of ``data``;
         ``keep_5xx`` returns HTTP 5xx answers to the caller instead of raising :class:`ForumDown` (for
@@ -117,7 +124,7 @@ class Transport:
         else:
             kwargs.update(data=data, headers=headers)
         try:
-            return self._send("POST", path, follow=follow, write=True, keep_5xx=keep_5xx, **kwargs)
+            return self._send(method, path, follow=follow, write=True, keep_5xx=keep_5xx, **kwargs)
         finally:
             self._last_write_end = self._clock()
 

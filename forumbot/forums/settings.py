@@ -23,6 +23,11 @@ default); its ``min_write_interval_seconds`` defaults to 16
 (:data:`forumbot.forums.discuz_api.FLOOD_SECONDS`: the site's 15 s flood control compares whole seconds,
 so a write 15.0 s after the answer to the previous one is refused and one 16 s after goes through).
 
+A NodeBB 4 forum (see docs/forums.md) takes ``engine = "nodebb"``, ``auth`` ("session": the secret is the
+judge's password; "token": a bearer token an administrator issued for the judge) and
+``chat_interval_seconds`` (NodeBB's ``chatMessageDelay``, 2 s); its ``min_write_interval_seconds`` (the
+spacing of posts, NodeBB's ``postDelay``) defaults to 10.
+
 ``min_write_interval_seconds`` is the one pacing rule of an adapter: the least time from the *answer* to
 one write to the *start* of the next. The adapter's transport keeps it (``Transport.write_wait_seconds``
 says how long the next write must still wait, without sleeping) and sleeps only when a write comes early.
@@ -63,7 +68,7 @@ class ForumSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    engine: Literal["flaskbb", "discuz"] = "flaskbb"
+    engine: Literal["flaskbb", "discuz", "nodebb"] = "flaskbb"
     base_url: str
     username: str = Field(min_length=1)
     password_env: str | None = None
@@ -80,6 +85,9 @@ class ForumSettings(BaseModel):
     site_time_zone: str = "Asia/Shanghai"
     login_api_version: Literal[3, 4] = 3
     pm_conversation_limit: int = Field(default=25, ge=0)
+    # NodeBB only: the secret is the password ("session") or a bearer token ("token"); chat message spacing
+    auth: Literal["session", "token"] = "session"
+    chat_interval_seconds: float = Field(default=2.0, ge=0)
 
     @model_validator(mode="before")
     @classmethod
@@ -93,6 +101,10 @@ class ForumSettings(BaseModel):
             from forumbot.forums.discuz_api import FLOOD_SECONDS
 
             data = {**data, "min_write_interval_seconds": FLOOD_SECONDS}
+        if isinstance(data, dict) and data.get("engine") == "nodebb" and "min_write_interval_seconds" not in data:
+            from forumbot.forums.nodebb_api import POST_DELAY
+
+            data = {**data, "min_write_interval_seconds": POST_DELAY}
         return data
 
     @field_validator("site_time_zone")
@@ -210,6 +222,21 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             charset=settings.charset,
             site_time_zone=settings.site_time_zone,
             login_api_version=settings.login_api_version,
+            request_horizon_seconds=settings.request_horizon_seconds,
+        )
+    if settings.engine == "nodebb":
+        from forumbot.forums.nodebb import NodeBBForum
+
+        return NodeBBForum(
+            settings.base_url,
+            settings.username,
+            password,
+            auth=settings.auth,
+            timeout_seconds=settings.timeout_seconds,
+            min_write_interval_seconds=settings.min_write_interval_seconds,
+            chat_interval_seconds=settings.chat_interval_seconds,
+            retries=settings.retries,
+            backoff_seconds=settings.backoff_seconds,
             request_horizon_seconds=settings.request_horizon_seconds,
         )
     raise SettingsError(f"unknown forum engine {settings.engine!r}")  # pragma: no cover (Literal above)
