@@ -578,7 +578,7 @@ class DiscuzForum(DiscuzInbox):
                         "delattachop": "0"})
         self._threads.pop(tid, None)
         now = {p.post_id: p for p in self.thread_posts(tid)}
-        if pid not in now or fp(now[pid].text, 40) != _bbcodefp(body):
+        if pid not in now or fp(now[pid].text, 40) != _bbcodefp(self.sendable(body)):
             raise NotAllowed(f"post {pid} was not edited (the judge may lack the right, or the edit time ran out)")
 
     def _bytes(self, text: str) -> int:

@@ -54,3 +54,12 @@ def test_a_recipient_gbk_cannot_write_is_no_such_user_and_nothing_is_sent(gbk):
     with pytest.raises(NoSuchUser, match="GBK"):
         judge.send_pm("玩家😀", "法官消息 #1", "你的身份：好人")
     assert gbk.fake.log[before:] == []
+
+
+def test_an_edit_on_gbk_is_checked_against_what_gbk_stored(gbk):
+    judge = gbk.client()
+    tid = judge.create_thread(3, "版杀 第一局", "开始")
+    pid = gbk.fake.threads[tid].posts[0].pid
+    gbk.clock.advance(20)
+    judge.edit_post(pid, "开始 ✓ 😀 第二版 Győző")  # stored as 开始 √ □ 第二版 Gyozo: recognised as done
+    assert gbk.fake.threads[tid].posts[0].text.startswith("开始 √ □ 第二版 Gyozo")
