@@ -481,9 +481,10 @@ class DiscuzForum(DiscuzInbox):
         ``_FIND_THREAD_PAGES`` pages are read. A new-thread request that timed out on our side may still
         have created the thread on a real X3.5 (capture ``dup-thread/``): the runtime asks this before
         opening it again. Raises NotFound (no such board), NotAllowed, LayoutChanged."""
-        fid, want = int(forum_id), " ".join(subject.split())
+        fid = int(forum_id)
         if self._uid <= 0:
             self.login()
+        want = " ".join(self.sendable(subject).split())  # as the forum stored it (GBK-safe on a GBK site)
         found: list[tuple[int, int]] = []
         for page in range(1, _FIND_THREAD_PAGES + 1):
             rows, per_page = self._board_page(fid, page)

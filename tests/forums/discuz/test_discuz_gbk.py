@@ -63,3 +63,10 @@ def test_an_edit_on_gbk_is_checked_against_what_gbk_stored(gbk):
     gbk.clock.advance(20)
     judge.edit_post(pid, "开始 ✓ 😀 第二版 Győző")  # stored as 开始 √ □ 第二版 Gyozo: recognised as done
     assert gbk.fake.threads[tid].posts[0].text.startswith("开始 √ □ 第二版 Gyozo")
+
+
+def test_a_thread_whose_subject_gbk_lacks_is_found_as_stored(gbk):
+    judge = gbk.client()
+    tid = judge.create_thread(3, "版杀 😀 第一局", "开始")
+    assert gbk.fake.threads[tid].subject == "版杀 □ 第一局"
+    assert judge.find_thread(3, "版杀 😀 第一局") == tid
