@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -73,10 +74,23 @@ class BotProcess:
     kills: int = 0
 
     def start(self) -> None:
+        """Starts ``forumbot run`` and returns once it has run for the season at least once: nothing a
+        player sends before the season's first run is its input (issue 9), and a loaded machine can take
+        seconds to start Python."""
         env = {**os.environ, "FORUMBOT_E2E_PASSWORD": self.forum.judge.password}
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "forumbot", "run", str(self.config)],
                                          stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        database = self.config.with_name("season.db")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as db:
+                    if db.execute("SELECT 1 FROM cursor WHERE name = 'first_run'").fetchone():
+                        return
+            except sqlite3.Error:
+                pass  # not created yet
+            time.sleep(0.1)
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
