@@ -138,6 +138,7 @@ class NodeBBForum:
         self._threads: dict[int, dict[str, int]] = {}  # tid -> {"pid", "index"} of the last post returned
         self._rooms: dict[int, dict[str, Any]] = {}  # roomId -> {"marker", "last"} (last: newest mid from others)
         self._queued: dict[str, str] = {}  # "tid:fingerprint" -> NodeBB's queue id
+        self._newbie: bool | None = None  # held to NodeBB's newbie chat delay? (asked on a chat refusal)
 
     def __repr__(self) -> str:
         return f"NodeBBForum({self.base_url!r}, user={self.username!r}, auth={self.auth!r})"
@@ -243,13 +244,46 @@ class NodeBBForum:
         return answer
 
     def _raise_for(self, answer: api.Answer, what: str, *, chat: bool = False) -> None:
-        error = api.refusal(answer, what, chat=chat)
+        error = api.refusal(answer, what)
+        if chat and isinstance(error, RateLimited) and self._chat_newbie():
+            error = api.refusal(answer, what, chat=True)
         if isinstance(error, RateLimited):  # learn the forum's real delay for this kind of write
             if chat:
                 self.chat_interval = max(self.chat_interval, error.wait_seconds)
             else:
                 self.post_interval = max(self.post_interval, error.wait_seconds)
         raise error
+
+    def _chat_newbie(self) -> bool:
+        """Whether NodeBB holds the judge to ``newbieChatMessageDelay`` (120 s) rather than
+        ``chatMessageDelay`` (2 s): not an administrator or moderator, reputation below 3 (the chat refusal
+        does not say which delay it applied). Asked once, on the first chat refusal."""
+        if self._newbie is None:
+            try:
+                status = self.judge_status()
+            except (NotFound, NotAllowed, LayoutChanged):
+                return True
+            self._newbie = not status["privileged"] and api.to_int(status["reputation"]) < 3
+        return self._newbie
+
+    def judge_status(self) -> dict[str, Any]:
+        """The judge's standing as NodeBB's profile page shows it to the judge (``GET /api/user/{slug}``):
+        ``{uid, username, reputation, postcount, groups, administrator, global_moderator, moderator,
+        privileged}`` (privileged: an administrator or a moderator, exempt from the post queue, the new-user
+        and newbie chat delays and recipients' chat restrictions). Raises NotFound, NotAllowed."""
+        if self._uid <= 0:
+            self.login()
+        slug = str(self.account().get("userslug") or self.whoami())
+        data = self._read(f"/api/user/{quote(slug, safe='')}", what=f"the profile of {slug}")
+        if not isinstance(data, dict):
+            raise LayoutChanged(f"{self.base_url}/api/user/{slug}", "a profile")
+        admin, gmod = bool(data.get("isAdmin")), bool(data.get("isGlobalModerator"))
+        mod = bool(data.get("isModerator"))
+        return {"uid": self._uid, "username": self.whoami(), "reputation": api.to_int(data.get("reputation")),
+                "postcount": api.to_int(data.get("postcount")),
+                "groups": [html.unescape(str(g)) for g in data.get("groupTitleArray") or []],
+                "administrator": admin, "global_moderator": gmod, "moderator": mod,
+                "privileged": admin or gmod or mod}
 
     # -- session ---------------------------------------------------------------------------------------
 
@@ -295,6 +329,8 @@ class NodeBBForum:
         data = answer.data if answer.json and isinstance(answer.data, dict) else {}
         self._config = data
         self._uid = api.to_int(data.get("uid"))
+        if api.to_int(data.get("maximumChatMessageLength")) > 0:  # the forum's own limit, when it says
+            self.max_chat_length = min(self.max_chat_length, api.to_int(data["maximumChatMessageLength"]))
         if self.auth == "session":
             self._csrf = str(data.get("csrf_token") or "")
         if self._uid > 0:

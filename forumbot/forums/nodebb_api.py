@@ -115,7 +115,7 @@ def refusal(answer: Answer, what: str, *, chat: bool = False) -> ForumError:
     ``what`` names the action for the message. Post delays (``postDelay``, ``newbiePostDelay``,
     ``initialPostDelay``) and chat delays (``chatMessageDelay``, ``newbieChatMessageDelay``) are
     :class:`RateLimited` with the wait NodeBB names (the chat refusal names none: 120 s, the newbie
-    delay, is assumed when ``chat`` is true); ``minimumPostLength`` :class:`PostTooShort`; a missing
+    delay, when ``chat`` is true — the judge is known to be held to it — else the 2 s one); ``minimumPostLength`` :class:`PostTooShort`; a missing
     thread, post or room :class:`NotFound`; an unknown user :class:`NoSuchUser`; a recipient's chat
     settings, a block, a locked thread, missing privileges or reputation :class:`NotAllowed`; anything
     else :class:`SendFailed`.
@@ -138,7 +138,7 @@ def refusal(answer: Answer, what: str, *, chat: bool = False) -> ForumError:
         return RateLimited(
             f"{what} was refused by NodeBB's chat delay ({text}): chatMessageDelay (2 s) or, for an account "
             "with reputation below newbieReputationThreshold that is not an administrator or moderator, "
-            "newbieChatMessageDelay (120 s)", NEWBIE_CHAT_DELAY if chat else CHAT_DELAY)
+            "newbieChatMessageDelay (120 s)", NEWBIE_CHAT_DELAY if chat else CHAT_DELAY + PACING_MARGIN)
     if "posts should contain at least" in low:
         least = int(_first_number(text, MIN_POST_LENGTH))
         return PostTooShort(f"{what} was refused: {text} (minimumPostLength {least})", least)

@@ -56,7 +56,7 @@ def token(make: Make, ctx: dict, admin: Any = None) -> dict:
 
 def stock_judge(make: Make, ctx: dict, admin: Any = None) -> dict:
     """The judge is a plain member with no posts and no reputation, stock anti-spam settings."""
-    judge = make("judge")
+    judge = make(ctx.get("judge", "judge"))
     out: dict[str, Any] = {}
     out["thread"] = outcome(lambda: judge.create_thread(ctx["cid"], "Killer club game 0", "Welcome, the game starts soon."))
     out["again"] = outcome(lambda: judge.create_thread(ctx["cid"], "Killer club game 0", "Welcome, the game starts soon."))
@@ -178,6 +178,19 @@ def private_messages(make: Make, ctx: dict, admin: Any = None) -> dict:
     return out
 
 
+def chat_delay_moderator(make: Make, ctx: dict, admin: Any = None) -> dict:
+    """A Global Moderator judge: no post delay at all, chats 2 s apart (chatMessageDelay)."""
+    judge = make("judge", min_write_interval_seconds=0, chat_interval_seconds=0)
+    out: dict[str, Any] = {"replies": [outcome(lambda i=i: judge.reply(ctx["tid"], f"Judge reply {i} in a quick row."))
+                                       for i in range(3)]}
+    out["chat1"] = outcome(lambda: judge.send_pm("alice", "", "First of two quick chat messages."))
+    out["chat2"] = outcome(lambda: judge.send_pm("alice", "", "Second of two quick chat messages."))
+    out["chat_interval"] = judge.chat_interval
+    out["chat3"] = outcome(lambda: judge.send_pm("alice", "", "Third chat message, after the wait."))
+    out["restricted_ok"] = outcome(lambda: judge.send_pm("carol", "", "A moderator may chat with carol anyway."))
+    return out
+
+
 def chat_restricted(make: Make, ctx: dict, admin: Any = None) -> dict:
     alice = make("alice")
     return {"restricted": outcome(lambda: alice.send_pm("carol", "", "Hello carol, can we talk about the game?"))}
@@ -196,4 +209,5 @@ SCENARIOS: dict[str, Callable[..., dict]] = {
     "post-delay": post_delay,
     "private-messages": private_messages,
     "chat-restricted": chat_restricted,
+    "chat-delay-moderator": chat_delay_moderator,
 }

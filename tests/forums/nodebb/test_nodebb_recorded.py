@@ -129,7 +129,8 @@ def test_stock_judge_thread_is_queued_reply_hits_newbie_delay_and_chat_delay():
     assert result["chat"].message_id > 0
     assert kind(result["chat2"]) == "RateLimited" and result["chat2"][2] == 120.0
     assert result["account"]["reputation"] == 0
-    assert r.tapes["judge"].paths().count("POST /api/v3/topics") == 1  # the queued thread was not sent twice
+    tape = r.tapes[ctx_of("stock-judge")["judge"]]
+    assert tape.paths().count("POST /api/v3/topics") == 1  # the queued thread was not sent twice
 
 
 def test_stock_newbie_initial_delay_minimum_length_queue_and_newbie_chat_delay():
@@ -137,7 +138,7 @@ def test_stock_newbie_initial_delay_minimum_length_queue_and_newbie_chat_delay()
     assert kind(result["too_new"]) == "RateLimited" and result["too_new"][2] == 10.0
     assert kind(result["short"]) == "PostTooShort" and "at least 8" in result["short"][1]
     assert kind(result["queued"]) == "PostQueued" and kind(result["queued_again"]) == "PostQueued"
-    assert r.tapes[ctx_of("stock-newbie")["newbie"]].paths().count("POST /api/v3/topics/2") == 3  # not queued twice
+    assert r.tapes[ctx_of("stock-newbie")["newbie"]].paths().count(f"POST /api/v3/topics/{ctx_of('stock-newbie')['tid']}") == 3  # not queued twice
     assert r.clock.slept[-1] >= 10.0  # initialPostDelay, learned from the refusal, waited before the next post
     assert kind(result["chat2"]) == "RateLimited" and result["chat2"][2] == 120.0
     assert result["chat_interval"] == 120.0  # newbieChatMessageDelay, learned
@@ -239,6 +240,16 @@ def test_find_sent_pm_and_conversation_reuse():
 def test_chat_restricted_recipient_is_send_failed():
     result, _ = replay("chat-restricted")
     assert kind(result["restricted"]) == "SendFailed" and "restricted" in result["restricted"][1]
+
+
+def test_moderator_judge_has_no_post_delay_and_a_two_second_chat_delay():
+    result, r = replay("chat-delay-moderator")
+    assert all(isinstance(x, int) for x in result["replies"])  # three replies at once: no postDelay
+    assert result["chat1"].message_id > 0
+    assert kind(result["chat2"]) == "RateLimited" and result["chat2"][2] == 2.5  # not the newbie 120 s
+    assert result["chat_interval"] == 2.5 and r.clock.slept == [3.0, 3.0]  # + the 0.5 s margin
+    assert result["chat3"].message_id > result["chat1"].message_id
+    assert result["restricted_ok"].recipient == "carol"  # a moderator is not refused by chat settings
 
 
 def test_cursor_round_trip_keeps_the_idle_poll_at_one_request():
