@@ -54,6 +54,8 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
     yield f"Logged in to {settings.base_url} ({settings.engine}) as {forum.whoami()}."
     if settings.engine == "discuz":
         yield from _discuz_report(forum, settings, recipients)
+    if settings.engine == "nodebb":
+        yield from forum.check_report(recipients)
     if settings.thread_id is None:
         yield "No thread_id set: the game thread was not read."
     else:
@@ -184,8 +186,8 @@ def diagnose(exc: ForumError, settings: ForumSettings) -> str:
     if isinstance(exc, NotAllowed):
         return f"The forum refused access: {exc}. Check the permissions of {settings.username!r}."
     if isinstance(exc, LayoutChanged):
-        supported = "Discuz! X3.4/X3.5 with the mobile API" if settings.engine == "discuz" else (
-            "FlaskBB 3.0 with the conversations plugin")
+        supported = {"discuz": "Discuz! X3.4/X3.5 with the mobile API", "nodebb": "NodeBB 4 (API v3)"}.get(
+            settings.engine, "FlaskBB 3.0 with the conversations plugin")
         return (
             f"The forum's pages are not what the {settings.engine} adapter expects: {exc}. Is {where} really a "
             f"{settings.engine} forum of a supported version ({supported})?"

@@ -365,6 +365,48 @@ class NodeBBForum:
             self.login()
         return dict(self._config)
 
+    def check_report(self, players: int | None = None) -> list[str]:
+        """Lines for ``forumbot forum-check``: the forum's settings that matter to a season (from
+        ``/api/config``) and the judge's standing (:meth:`judge_status`), with a WARNING and the setting to
+        change for each that will slow or stop the judge or the players. ``players``: role PMs on day 1."""
+        cfg, status = self.config(), self.judge_status()
+        lines = [f"NodeBB: {api.to_int(cfg.get('postsPerPage'), 20)} posts a page, post queue "
+                 f"{'on' if cfg.get('postQueue') else 'off'}, minimumPostLength {cfg.get('minimumPostLength', '?')}, "
+                 f"chat {'disabled' if cfg.get('disableChat') else 'on'} (maximumChatMessageLength "
+                 f"{cfg.get('maximumChatMessageLength', '?')}); signed in with {'a bearer token' if self.auth == 'token' else 'a session'}."]
+        roles = [r for r, on in (("administrator", status["administrator"]), ("global moderator",
+                 status["global_moderator"]), ("moderator", status["moderator"])) if on]
+        lines.append(f"Judge account: uid {status['uid']}, reputation {status['reputation']}, {status['postcount']} posts, "
+                     f"groups {', '.join(status['groups']) or 'none'}; {' and '.join(roles) or 'not a moderator'}.")
+        if cfg.get("disableChat"):
+            lines.append("  WARNING: chats are disabled (ACP → Settings → Chat): the judge cannot send roles or read "
+                         "commands by private message.")
+        if not status["privileged"]:
+            lines.append("  WARNING: the judge is neither an administrator nor a moderator. NodeBB then puts its "
+                         "first posts in the post queue (postQueue, until reputation ≥ postQueueReputationThreshold), "
+                         "spaces its posts by postDelay (10 s) or newbiePostDelay (120 s while reputation < 3) and its "
+                         "chat messages by newbieChatMessageDelay (120 s), and players' chat settings can refuse it. "
+                         "Make the judge a Global Moderator (ACP → Manage → Groups → Global Moderators) or a "
+                         "moderator of the game's category.")
+            if status["reputation"] < 3 and players:
+                lines.append(f"  With these delays, day 1's {players} role messages take at least "
+                             f"{players * 2} minutes.")
+        else:
+            lines.append("  The judge is exempt from the post queue, postDelay, the new-user delays and players' "
+                         "chat restrictions; its chat messages are 2 s apart (chatMessageDelay)"
+                         + (": min_write_interval_seconds = 0 may be set (posts need no spacing)."
+                            if self.post_interval > 0 and (status["administrator"] or status["moderator"]) else "."))
+        least = api.to_int(cfg.get("minimumPostLength"), api.MIN_POST_LENGTH)
+        if least > 2:
+            lines.append(f"  WARNING: minimumPostLength is {least}: NodeBB refuses a player's short vote such as "
+                         "\"投 李四\" or \"vote x\"; set it to 1 (ACP → Settings → Posts → Posting Restrictions).")
+        if cfg.get("postQueue"):
+            lines.append("  WARNING: the post queue is on: a new player's first post waits for a moderator's approval "
+                         "and counts only from then; switch it off for the game's category or the forum "
+                         "(ACP → Settings → Posts → Post Queue), or approve quickly. Players with reputation below 3 "
+                         "also wait newbiePostDelay (120 s) between posts unless it is lowered.")
+        return lines
+
     def _lookup(self, name: str) -> tuple[int, str] | None:
         if name in self._uids:
             return self._uids[name]

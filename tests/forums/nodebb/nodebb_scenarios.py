@@ -196,6 +196,10 @@ def chat_restricted(make: Make, ctx: dict, admin: Any = None) -> dict:
     return {"restricted": outcome(lambda: alice.send_pm("carol", "", "Hello carol, can we talk about the game?"))}
 
 
+def forum_check(make: Make, ctx: dict, admin: Any = None) -> dict:
+    return {"judge": make("judge").check_report(14), "stock": make("stockjudge").check_report(14)}
+
+
 SCENARIOS: dict[str, Callable[..., dict]] = {
     "login": login,
     "login-refused": login_refused,
@@ -210,4 +214,5 @@ SCENARIOS: dict[str, Callable[..., dict]] = {
     "private-messages": private_messages,
     "chat-restricted": chat_restricted,
     "chat-delay-moderator": chat_delay_moderator,
+    "forum-check": forum_check,
 }

@@ -252,6 +252,16 @@ def test_moderator_judge_has_no_post_delay_and_a_two_second_chat_delay():
     assert result["restricted_ok"].recipient == "carol"  # a moderator is not refused by chat settings
 
 
+def test_forum_check_explains_the_settings_a_judge_needs():
+    result, _ = replay("forum-check")
+    judge, stock = "\n".join(result["judge"]), "\n".join(result["stock"])
+    assert "global moderator" in judge and "exempt from the post queue" in judge
+    assert "WARNING: the judge is neither an administrator nor a moderator" in stock
+    assert "Global Moderators" in stock and "28 minutes" in stock  # 14 role messages at 120 s
+    for text in (judge, stock):
+        assert "post queue is on" in text and "minimumPostLength is 8" in text and "投 李四" in text
+
+
 def test_cursor_round_trip_keeps_the_idle_poll_at_one_request():
     result, _ = replay("private-messages")
     cursor = result["cursor"]
