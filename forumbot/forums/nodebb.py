@@ -370,10 +370,12 @@ class NodeBBForum:
         ``/api/config``) and the judge's standing (:meth:`judge_status`), with a WARNING and the setting to
         change for each that will slow or stop the judge or the players. ``players``: role PMs on day 1."""
         cfg, status = self.config(), self.judge_status()
-        lines = [f"NodeBB: {api.to_int(cfg.get('postsPerPage'), 20)} posts a page, post queue "
+        signed = "a bearer token" if self.auth == "token" else "a session"
+        first = (f"NodeBB: {api.to_int(cfg.get('postsPerPage'), 20)} posts a page, post queue "
                  f"{'on' if cfg.get('postQueue') else 'off'}, minimumPostLength {cfg.get('minimumPostLength', '?')}, "
                  f"chat {'disabled' if cfg.get('disableChat') else 'on'} (maximumChatMessageLength "
-                 f"{cfg.get('maximumChatMessageLength', '?')}); signed in with {'a bearer token' if self.auth == 'token' else 'a session'}."]
+                 f"{cfg.get('maximumChatMessageLength', '?')}); signed in with {signed}.")
+        lines = [first]
         roles = [r for r, on in (("administrator", status["administrator"]), ("global moderator",
                  status["global_moderator"]), ("moderator", status["moderator"])) if on]
         lines.append(f"Judge account: uid {status['uid']}, reputation {status['reputation']}, {status['postcount']} posts, "
