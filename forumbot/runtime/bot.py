@@ -198,6 +198,11 @@ class Bot:
         if not self.started:
             if self.store.cursor("first_run") is None:
                 self.store.set_cursor("first_run", now.isoformat())
+                if now < self.start_time():
+                    # A baseline read: what is there now is older than the season and is skipped, and
+                    # anything sent before the start is bounded by this read, not only by the forum's
+                    # (possibly coarse: 「半小时前」) time.
+                    self._poll()
             if now < self.start_time():
                 return
             try:

@@ -257,3 +257,22 @@ def test_opening_post_sent_within_post_delay_keeps_the_schedule(tmp_path):
     s.clock.now = s.bot.deadline() + timedelta(seconds=20)  # handled 20 s late: within post_delay (30 s)
     s.bot.cycle()
     assert s.bot.deadline() == scheduled
+
+
+def test_message_between_first_run_and_start_is_kept_though_its_forum_time_is_coarse(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, locale="zh-Hans")
+    s.forum.player_pm("D", "投 A", at=T0 - timedelta(days=2))  # old mail
+    s.clock.now = T0 - timedelta(hours=1)
+    s.bot.cycle()  # the organiser runs the bot an hour before the start: a baseline read
+    s.clock.now = T0 - timedelta(minutes=25)
+    sent = s.clock.now
+    s.clock.now = T0
+    # at the start the forum shows it only as 「半小时前」: a window reaching back before the first run
+    window = parse_relative("半小时前", s.clock.now, s.clock.now, s.config.tz)
+    assert window.earliest < T0 - timedelta(hours=1) + timedelta(minutes=1) and window.earliest <= sent
+    s.forum.player_pm("D", "帮助", at=window.earliest, precision=window.precision_seconds)
+    s.bot.cycle()
+    s.clock.advance(1)
+    s.bot.cycle()
+    inputs = [(row.kind, i.text if i else None) for row, i in s.bot.store.inputs()]
+    assert inputs[:2] == [("start", None), ("message", "帮助")]
