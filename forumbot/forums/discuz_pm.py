@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("forumbot.forums.discuz")
 _PM_PER_PAGE = 100
+# Conversations a page of the inbox list. The list is sorted by the second of each conversation's last
+# message only: conversations of the same second come in another order on each page's query, so pages of
+# 15 skip one and repeat another (capture mypm-same-second/: 19 ballots in one second, page 2 repeats a
+# conversation of page 1 and one is never listed). One page as large as the mobile API allows keeps a
+# season's conversations in one query.
+_LIST_PER_PAGE = 100
 _MAX_PENDING_POLLS = 3
 
 
@@ -117,11 +123,11 @@ class DiscuzInbox:
         to_open: dict[int, dict[str, Any]] = {}
         page = 1
         while True:
-            answer = self._read("mypm", {"page": page})
+            answer = self._read("mypm", {"page": page, "perpage": _LIST_PER_PAGE})
             v = answer.variables
             rows = v.get("list")
             if not isinstance(rows, list):
-                raise LayoutChanged(self._url("mypm", {"page": page}), "Variables.list")
+                raise LayoutChanged(self._url("mypm", {"page": page, "perpage": _LIST_PER_PAGE}), "Variables.list")
             last_needed = False
             for r in rows:
                 plid, touid = api.to_int(r.get("plid")), api.to_int(r.get("touid"))
@@ -208,12 +214,12 @@ class DiscuzInbox:
         row = None
         uid = user[4:] if user.startswith("uid:") else None
         for page in (1, 2):
-            rows = self._read("mypm", {"page": page}).variables.get("list") or []
+            rows = self._read("mypm", {"page": page, "perpage": _LIST_PER_PAGE}).variables.get("list") or []
             for r in rows:
                 if (uid and str(r.get("touid")) == uid) or api.plain(r.get("tousername")) == user:
                     row = r
                     break
-            if row is not None or len(rows) < 15:
+            if row is not None or len(rows) < _LIST_PER_PAGE:
                 break
         if row is None:
             return None

@@ -435,8 +435,12 @@ class FakeDiscuz:
         def latest(c: Conversation) -> Pm:
             return max((p for p in self.pms if p.plid == c.plid), key=lambda p: p.pmid)
 
-        mine.sort(key=lambda c: (latest(c).dateline, latest(c).pmid), reverse=True)
         perpage, page = 15, max(1, _int(ctx.params.get("page")) or 1)
+        if 0 < _int(ctx.params.get("perpage")) < 500:  # mob_perpage: the mobile API honours 1..499
+            perpage = _int(ctx.params.get("perpage"))
+        # Sorted by the second of the last message only: within one second the order changes with the
+        # page's query (capture mypm-same-second/: pages of 15 skip one conversation and repeat another).
+        mine.sort(key=lambda c: (latest(c).dateline, c.plid if page % 2 else -c.plid), reverse=True)
         rows = []
         for c in mine[(page - 1) * perpage: page * perpage]:
             last, first = latest(c), min((p for p in self.pms if p.plid == c.plid), key=lambda p: p.pmid)

@@ -428,3 +428,19 @@ def test_the_fake_answers_as_the_recorded_real_forum(site):
         v = judge._read("mypm", params).variables
         pages[page] = (v["page"], [i["message"] for i in v["list"]])
     assert pages[None] == ("4", [f"消息 {i}" for i in range(11, 16)]) and pages[1] == ("1", ["消息 0"])
+
+
+def test_nineteen_ballots_of_one_second_are_all_read(site):
+    """The fake lists conversations of one second in another order on each page, as a real X3.5 does
+    (capture mypm-same-second/): every ballot is still read, none twice."""
+    players = [f"玩家{i}" for i in range(19)]
+    for name in players:
+        site.fake.add_user(name)
+    judge = site.client()
+    judge.login()
+    site.clock.advance(0.2)
+    for name in players:
+        site.fake.player_pm(name, "法官", f"投 {name}")
+    site.clock.advance(5)
+    got = judge.private_messages()
+    assert sorted(m.sender for m in got) == sorted(players) and len({m.message_id for m in got}) == 19

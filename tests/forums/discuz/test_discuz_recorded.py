@@ -313,6 +313,28 @@ def test_a_message_of_the_current_second_holds_the_conversation_back():
     assert judge.export_cursor()["conversations"]["2"]["pending"] == 1
 
 
+SAME_SECOND = "mypm-same-second"
+
+
+def test_pages_of_15_of_the_inbox_list_skip_a_conversation_of_the_same_second():
+    """mypm-same-second/: 19 players voted in the same second. The real list, in pages of 15, repeats a
+    conversation of page 1 on page 2 and never lists plid 27 (冯十一's ballot, pmid 165): its order within
+    a second changes with each page's query. A bot reading those pages loses a vote (seen live: pmid 153)."""
+    for page1, page2 in (("004_mypm_page1_try0", "005_mypm_page2_try0"), ("006_mypm_page1_try1", "007_mypm_page2_try1")):
+        listed = [r["plid"] for f in (page1, page2) for r in capture(f"{SAME_SECOND}/{f}.json")["json"]["Variables"]["list"]]
+        assert len(listed) == 19 and len(set(listed)) == 18 and "27" not in listed
+
+
+def test_the_inbox_list_is_read_in_one_page_so_no_ballot_of_the_same_second_is_lost():
+    c = Cassette([e for e in load(SAME_SECOND) if not e.name.startswith(("004", "005", "006", "007"))])
+    judge, _ = replay(c, "法官四")
+    got = judge.private_messages(150)
+    ballots = {m.sender: m.body for m in got if m.body.startswith("投")}
+    assert len(ballots) == 19 and 153 in {m.message_id for m in got} and 165 in {m.message_id for m in got}
+    lists = [r.query for r in c.sent("mypm") if r.query.get("subop") != "view"]
+    assert len(lists) == 1 and int(lists[0]["perpage"]) >= 19
+
+
 # -- a GBK site (gbk/): only what GBK carries is sent -----------------------------------------------------
 
 GBK_LOGIN = ("gbk/019_login_get_v3_张三.json", "gbk/020_login_post_v3_张三.json",
