@@ -12,7 +12,7 @@ has every player vote by PM 40 s before the vote deadline (19 confirmations queu
 one write per 16 s) and one player send another ballot 5 s after it. Prints:
 
 - role PMs: the time from the season's start to the last role PM, the floor ((N - 1) × 16 s after the first
-  write) and the ratio of the two;
+  write), the ratio of the two, and how many writes the forum refused by flood control (goal: 0);
 - the deadline: when the vote round was closed (the results queued) after its deadline, in seconds, and how
   many rows were waiting in the outbox then (goal: within ``poll_interval`` + ``grace``);
 - the late ballot: whether its sender was told the round had closed (``common/late``) and it was not counted.
@@ -158,7 +158,8 @@ def main() -> None:
     floor = (len(roles) - 1) * WRITE_SPACING
     print(f"role PMs: {len(roles)} sent; last {took:.0f} s after the start "
           f"({(last - stamp(first_write)).total_seconds():.0f} s after the first write); "
-          f"floor {floor:.0f} s; ratio {(last - stamp(first_write)).total_seconds() / floor:.2f}")
+          f"floor {floor:.0f} s; ratio {(last - stamp(first_write)).total_seconds() / floor:.2f}; "
+          f"flood refusals {(a.folder / 'bot.log').read_text('utf-8').count('flood control')}")
     if closing:
         lag = (stamp(closing) - deadline).total_seconds()
         print(f"vote deadline handled {lag:.1f} s after it, {queued} rows in the outbox "
