@@ -9,7 +9,7 @@ another letter or digit (bob is not read inside bobby, 3 not inside 35).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import process
@@ -32,13 +32,26 @@ _POST = re.compile(r"(?:#\s*|第\s*)?(?:\d{1,4}|[〇零一二两三四五六七�
 @dataclass(frozen=True)
 class RosterIndex:
     """A roster prepared for matching: ``forms`` maps each canonical name/alias to its seats
-    (more than one seat = two players share the form, which is always ambiguous)."""
+    (more than one seat = two players share the form, which is always ambiguous).
+
+    For the loose readings of Latin names (:func:`loose`): ``compact`` maps a name without spaces,
+    dots, dashes and underscores to its seats; ``words`` gives each seat's names split into words
+    (at spaces, dashes, underscores, digits and camelCase: ``IAmRobik`` -> i, am, robik);
+    ``runs`` maps every run of neighbouring words, joined (``robik``, ``amrobik``, ``warwaffle``), to
+    its seats; ``initials`` maps the initials of every run of two or more words (``gb``, ``hts``,
+    ``ww``) to its seats; ``single`` holds the one-word Latin names (``holyflare``) whose initials are
+    read as letters in order (``hf``)."""
 
     forms: dict[str, tuple[int, ...]]
     form_list: tuple[str, ...]
     seats: frozenset[int]
     pattern: re.Pattern[str] | None
     max_words: int
+    compact: dict[str, frozenset[int]] = field(default_factory=dict)
+    words: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    runs: dict[str, frozenset[int]] = field(default_factory=dict)
+    initials: dict[str, frozenset[int]] = field(default_factory=dict)
+    single: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,6 +63,7 @@ class Found:
     end: int
     seats: tuple[int, ...]
     exact: bool = True
+    how: str = "exact"
 
 
 def _form_regex(form: str) -> str:
@@ -70,13 +84,118 @@ def index(roster: Roster) -> RosterIndex:
                 forms.setdefault(f, set()).add(e.seat)
     ordered = sorted(forms, key=len, reverse=True)
     pattern = re.compile("|".join(_form_regex(f) for f in ordered)) if ordered else None
+    compact: dict[str, set[int]] = {}
+    runs: dict[str, set[int]] = {}
+    initials: dict[str, set[int]] = {}
+    words_of: list[tuple[int, tuple[str, ...]]] = []
+    single: list[tuple[int, str]] = []
+    for e in roster.entries:
+        for written in (e.name, *e.aliases):
+            c = compact_form(fold(written))
+            if not c:
+                continue
+            compact.setdefault(c, set()).add(e.seat)
+            raw = _WORD_SPLIT.findall(written)
+            words = tuple(fold(w) for w in raw)
+            # an acronym hump gives all its letters (KelsierSC -> k + sc)
+            heads = tuple(fold(w) if w.isupper() and w.isascii() else fold(w)[:1] for w in raw)
+            words_of.append((e.seat, words))
+            if len(words) == 1 and c.isascii() and c.isalpha():
+                single.append((e.seat, c))
+            for i in range(len(words)):
+                for j in range(i + 1, min(len(words), i + 6) + 1):
+                    runs.setdefault("".join(words[i:j]), set()).add(e.seat)
+                    if j - i >= 2:
+                        initials.setdefault("".join(heads[i:j]), set()).add(e.seat)
     return RosterIndex(
         forms={f: tuple(sorted(s)) for f, s in forms.items()},
         form_list=tuple(ordered),
         seats=frozenset(e.seat for e in roster.entries),
         pattern=pattern,
         max_words=max((f.count(" ") + 1 for f in forms), default=1),
+        compact={k: frozenset(v) for k, v in compact.items()},
+        words=tuple(words_of),
+        runs={k: frozenset(v) for k, v in runs.items()},
+        initials={k: frozenset(v) for k, v in initials.items()},
+        single=tuple(single),
     )
+
+
+# Words of a name as written (before folding): camelCase humps, digit runs, CJK runs.
+_WORD_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_a-zA-Z]+")
+_COMPACT_DROP = re.compile(r"[\s._\-'·]+")
+
+#: Words that are never read loosely as a name (a prefix, initials): pronouns, chat words, verbs.
+STOP_WORDS = frozenset(
+    "me my no on in it is at to of or an as be by do go he hi if ok so up us we and the for not him her his "
+    "you yes all any one two lol lmao idk imo tbh pls plz thx now today then them they this that with from "
+    "here there what who why how later please thanks again back first guy guys someone anyone everyone "
+    "nobody none lynch vote votes kill scum town mafia wolf count counts instead too also just".split()
+)
+
+
+def compact_form(canonical: str) -> str:
+    """``canonical`` without spaces, dots, dashes, underscores and apostrophes (``jar jar binks`` ->
+    ``jarjarbinks``)."""
+    return _COMPACT_DROP.sub("", canonical)
+
+
+def _subsequence(letters: str, name: str) -> bool:
+    it = iter(name)
+    return all(c in it for c in letters)
+
+
+def _covers(words: list[str], name: str) -> bool:
+    """Whether ``words`` (two or more) are pieces of ``name`` that, in any order, make it up exactly
+    (``tl cool name`` for ``cooltlname``)."""
+    if sum(map(len, words)) != len(name):
+        return False
+    taken = [False] * len(name)
+    for w in sorted(words, key=len, reverse=True):
+        start = 0
+        while (i := name.find(w, start)) >= 0 and any(taken[i:i + len(w)]):
+            start = i + 1
+        if i < 0:
+            return False
+        taken[i:i + len(w)] = [True] * len(w)
+    return True
+
+
+def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
+    """Seats a Latin name written loosely may stand for, and how it was read.
+
+    ``written``: canonical text of one or more words. The rules, in order, stop at the first that
+    fits anyone (several seats = ambiguous, the caller asks): "spacing" (other spacing or word order:
+    ``jar jar binks``, ``tl cool name``), "words" (a run of a name's words: ``wile``, ``robik``,
+    ``warwaffle``), "prefix" (the start of a run of words, 3 letters or more: ``lian``, ``rso``),
+    "initials" (of a run of two or more words: ``gb``, ``hts``, ``ww``; or letters in order from the
+    first letter of a one-word name: ``hf`` for holyflare, ``jjb`` for jarjarbinks). Returns ((), "")
+    when none fits. Short chat words (``STOP_WORDS``) are never read as a prefix or initials.
+    """
+    c = compact_form(written)
+    if not c:
+        return (), ""
+    pieces = written.split()
+    if len(pieces) > 1:
+        if c in ix.compact:
+            return tuple(sorted(ix.compact[c])), "spacing"
+        seats = {seat for seat, words in ix.words if _covers(pieces, "".join(words))}
+        return tuple(sorted(seats)), ("spacing" if seats else "")
+    if len(c) >= 2 and c in ix.runs and c not in STOP_WORDS:
+        return tuple(sorted(ix.runs[c])), "words"
+    if not (c.isascii() and c.isalnum()) or c in STOP_WORDS:
+        return (), ""
+    if len(c) >= 3:
+        seats = {s for run, ss in ix.runs.items() if len(run) > len(c) and run.startswith(c) for s in ss}
+        if seats:
+            return tuple(sorted(seats)), "prefix"
+    if 2 <= len(c) <= 5 and c.isalpha():
+        if c in ix.initials:
+            return tuple(sorted(ix.initials[c])), "initials"
+        seats = {seat for seat, name in ix.single if name[0] == c[0] and len(name) > len(c) and _subsequence(c[1:], name[1:])}
+        if seats:
+            return tuple(sorted(seats)), "initials"
+    return (), ""
 
 
 def occurrences(ix: RosterIndex, s: str) -> list[tuple[int, int]]:
@@ -157,3 +276,7 @@ def fuzzy(ix: RosterIndex, written: str) -> tuple[int, ...]:
         if len(form) >= 2:
             seats.update(ix.forms[form])
     return tuple(sorted(seats))
+
+
+# A Latin word as players write names: letters, digits, _ ' - (canonical text).
+LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9_'\-]{0,39}(?![a-z0-9_'\-])")

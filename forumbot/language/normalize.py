@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
 import opencc
 
-#: Only this much of a raw message is read (a command is short; this bounds the work per post).
-MAX_RAW_CHARS = 20_000
-#: Only this much of the message left after removing quotes and signatures is parsed.
-MAX_TEXT_CHARS = 2_000
+#: Only this much of a raw message is read: far more than any forum allows in one post (Discuz! and
+#: phpBB default to 10,000-60,000 characters), so a whole post is always read; it bounds the work.
+MAX_RAW_CHARS = 100_000
 
 
 @lru_cache(maxsize=1)
@@ -49,14 +49,26 @@ _SIGNATURE = re.compile(r"^[ \t]*(?:--|——|_{5,})[ \t]*$", re.M)
 _QUOTE_HEADER = re.compile(r"^\s*(?:【\s*(?:引用|在|quote)|引用.*发表于)")
 
 
+# Formatting markup that carries no words: BBCode tags (also the broken ``/b]`` players type),
+# Markdown bold and strike marks. Bold is dropped too, but where it opened is kept (``Text.bold``):
+# bold is one of the marks that make a thread line a command.
+_FORMAT_TAG = re.compile(
+    r"\[/?(?:b|i|u|s|strike|color|size|font|align|center|left|right|url|highlight|backcolor|spoiler|"
+    r"indent|sup|sub)(?:=[^\]\n]{0,80})?\]|(?<!\[)/b\]|\*\*|__|~~"
+)
+_BOLD_OPEN = re.compile(r"\[b\]|\*\*|__")
+
+
 @dataclass(frozen=True)
 class Text:
     """A message in canonical form. ``s``: the canonical text; ``orig``: the message as received;
-    ``idx[i]``: the index in ``orig`` of the character ``s[i]`` came from."""
+    ``idx[i]``: the index in ``orig`` of the character ``s[i]`` came from; ``bold``: the positions in
+    ``s`` where bold text began (its markup removed)."""
 
     s: str
     orig: str
     idx: tuple[int, ...]
+    bold: frozenset[int] = frozenset()
 
     def written(self, start: int, end: int) -> str:
         """The original characters behind ``s[start:end]``, stripped (what the player typed)."""
@@ -141,8 +153,9 @@ def _line_spans(s: str) -> list[tuple[int, int]]:
 def normalize_message(text: str) -> Text:
     """Canonical form of a message, with quotes, signatures and pinyin marks removed.
 
-    Never raises; any ``str`` is accepted (only the first MAX_RAW_CHARS are read, and at most
-    MAX_TEXT_CHARS canonical characters are kept).
+    Formatting markup (BBCode tags but vote tags, Markdown bold) is removed as well; where bold began
+    is kept in ``Text.bold``. Never raises; any ``str`` is accepted (only the first MAX_RAW_CHARS are
+    read). Work is linear in the length of the text.
     """
     orig = text[:MAX_RAW_CHARS]
     parts: list[str] = []
@@ -155,4 +168,8 @@ def normalize_message(text: str) -> Text:
     s, idx = _drop(s, idx, _quote_spans(s))
     s, idx = _drop(s, idx, _line_spans(s))
     s, idx = _drop(s, idx, [m.span() for m in _PINYIN.finditer(s)])
-    return Text(s[:MAX_TEXT_CHARS], orig, tuple(idx[:MAX_TEXT_CHARS]))
+    tags = [m.span() for m in _FORMAT_TAG.finditer(s)]
+    opened = [idx[b] if b < len(idx) else len(orig) for a, b in tags if _BOLD_OPEN.fullmatch(s, a, b)]
+    s, idx = _drop(s, idx, tags)
+    bold = frozenset(bisect_left(idx, o) for o in opened)
+    return Text(s, orig, tuple(idx), bold)

@@ -1,36 +1,72 @@
 """The command parser: one message in, one :class:`Command` or :class:`ParseError` out.
 
-How a verb is chosen (one command per message):
+Two channels, two readings (see docs/commands.md):
 
-1. The message is normalised (see :mod:`normalize`): quotes and signatures dropped, full-width
-   folded, traditional converted to simplified, case folded.
+**Private message to the judge** (``channel="pm"``): business, read tolerantly.
+
+1. The message is normalised (see :mod:`normalize`): quotes, signatures and formatting markup dropped,
+   full-width folded, traditional converted to simplified, case folded. The whole message is read.
 2. Every verb keyword is a candidate, in text order, except: a keyword inside a roster name
    (a player called 查理 is not a check); a keyword inside an ordinary word such as 投降, 检查,
    问题, 救命, 杀手 (see ``vocabulary.NOT_COMMANDS``) unless a player's name follows it directly.
 3. A candidate whose arguments read completely (投3号, 线索 2, 延长 30分钟) is a *complete* command;
    the first complete command in the message wins. So ``我今天状态不好，投3号`` is a vote, and in
-   ``投3号，杀5号`` the vote wins because it comes first.
-4. A verb that takes no argument (状态, help, 暂停, end…) counts only standing as its own clause
+   ``投3号，杀5号`` the vote wins because it comes first. Among votes, unvotes and no-lynch votes the
+   last one written stands (``取消投票 张三 投票 李四`` is a vote for 李四).
+4. A complete command inside a frame (:mod:`frames`: negation 我不投张三, reported speech 李四说他要投张三,
+   suggestion 建议投3号, past tense 我验了3号, a question 投3号吗) is not recorded: when nothing else in
+   the message is a command, the result is ``ParseError("unclear", frame=..., meant=...)`` and the
+   judge asks "did you mean …?".
+5. A verb that takes no argument (状态, help, 暂停, end…) counts only standing as its own clause
    (``状态``, ``法官，状态？``, ``help please``), never inside running prose (``in the end``,
    ``继续观察``). It wins over errors but loses to a complete command anywhere in the message.
-5. A verb whose argument does not read (投 王八, 线索 abc, 投 alone) gives its error only when it is
+6. A verb whose argument does not read (投 王八, 线索 abc, 投 alone) gives its error only when it is
    written as a command: at the start of a clause, after lead-in words like 我/今晚/请/I/please, or
    followed by a colon. Otherwise it is prose (``他们会杀王八``) and ignored. The first such error
    is returned when no command is complete.
-6. Nothing found: ``ParseError("no_command")``.
+7. Nothing found: ``ParseError("no_command")``.
+
+**Post in the game thread** (``channel="thread"``): chat, unless a command is *marked* (the marks
+accepted are a season setting, :data:`DEFAULT_THREAD_MARKS` per locale): at the start of a line
+("line"), after ``##``/``#`` ("hash", ``##`` also mid-line), ``!`` ("bang"), ``/`` ("slash"), in bold
+("bold"), after ``【`` ("bracket"), inside a vote tag ``[vote]X[/vote]``, ``[v]X[/v]``,
+``[unvote][/unvote]``, ``[uv][/uv]`` ("tag"), or as the last clause of the post after a comma
+(``3号很可疑，投3号``: "clause", Chinese locales). Only the verbs the game takes in the thread
+(``verbs``) are read. A marked command in a frame (past tense, question) is chat. A marked command
+whose argument does not read is an error only when the mark is explicit (``##``, ``!``, a tag…) or the
+line is just the verb and one word (``vote him``); anything else is chat and gets no reply.
+
+Work is linear in the length of the message: every look around a verb is bounded, at most
+:data:`MAX_CANDIDATES` verbs are tried, and :func:`parse_counted` reports the work done.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 
-from forumbot.language import names, targets as T, vocabulary as V
+from forumbot.language import frames, names, targets as T, vocabulary as V
 from forumbot.language.names import Found
 from forumbot.language.normalize import Text, normalize_message
 from forumbot.language.numbers import clue_at, duration_at
 from forumbot.language.types import Command, NameReading, ParseError, Roster
 
 _COMPLETE, _BARE, _ERROR = 3, 2, 1
+
+#: At most this many verb keywords are tried in one message: a message with more is prose, and the
+#: cap bounds the work (a post of 2,000 repeated verb characters costs no more than 200 verbs).
+MAX_CANDIDATES = 200
+
+#: Every thread mark (see the module docstring).
+THREAD_MARKS = ("line", "hash", "bang", "slash", "bold", "bracket", "tag", "clause")
+#: The marks accepted in a season's thread unless its config says otherwise, per locale.
+DEFAULT_THREAD_MARKS: dict[str, tuple[str, ...]] = {
+    "zh-Hans": THREAD_MARKS,
+    "zh-Hant": THREAD_MARKS,
+    "en": ("line", "hash", "bang", "slash", "bold", "bracket", "tag"),
+}
+_EXPLICIT_MARKS = frozenset({"hash", "bang", "slash", "bold", "bracket", "tag"})
 
 _LEAD_INS = re.compile(
     r"(?:\s*(?:"
@@ -49,148 +85,391 @@ _REPLACE_FILLER = re.compile(
     "|".join(rf"{re.escape(w)}(?![a-z])" if V.is_latin(w) else re.escape(w)
              for w in sorted(V.REPLACE_FILLERS, key=len, reverse=True))
 )
+_NO_LYNCH = re.compile(
+    "(?:" + "|".join(rf"{re.escape(w)}(?![a-z])" if V.is_latin(w) else re.escape(w)
+                     for w in sorted(V.NO_LYNCH_TARGETS, key=len, reverse=True)) + ")"
+)
 _NEW_NAME_END = re.compile(r"[\n,;。!?]")
+_BREAK_LATIN = re.compile(r"[\n,、;:.。!?…~]")
+_BREAK_CJK = re.compile(r"[\s,、;:.。!?…~]")
+_SENTENCE_BREAK = re.compile(r"[\n.。!?…;]")
+# Thread marks at the start of a line: any mix of ##, #, !, /, 【, @name.
+_LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
+_HASH_MID = re.compile(r"##[ \t]*")
+_VOTE_TAG = re.compile(r"\[(vote|v|unvote|uv)\]([^\[\n]{0,200})(?:\[/(?:vote|v|unvote|uv)\])?")
+_TARGET_NEXT_LINE = re.compile(r"[ \t]*:?[ \t]*\n\s*")
+_LAST_CLAUSE = re.compile(r"[,，;；](?=[^,，;；\n]*[。.!！~]*\s*$)")
 
 
-def _clause_start(s: str, a: int, latin: bool) -> bool:
-    """Whether the keyword at ``a`` opens a clause, allowing lead-in words before it. For CJK
-    keywords a space also separates clauses; for Latin ones it does not (``in the end``)."""
-    k = a
-    while k > 0 and s[k - 1] not in V.CLAUSE_BREAKS and (latin or not s[k - 1].isspace()):
-        k -= 1
-    prefix = s[k:a].strip(_DECOR)
-    return _LEAD_INS.fullmatch(prefix) is not None
+@dataclass
+class Work:
+    """The work one parse did: ``candidates`` verb keywords tried, ``reads`` name/argument reads,
+    ``chars`` characters of the message (each read a bounded number of times)."""
+
+    candidates: int = 0
+    reads: int = 0
+    chars: int = 0
+
+    @property
+    def steps(self) -> int:
+        """One number for the work: characters plus a fixed cost per candidate and per read."""
+        return self.chars + 64 * (self.candidates + self.reads)
 
 
-def _clause_end(s: str, b: int) -> bool:
-    """Whether nothing but polite suffixes (一下, 吧, please…) follows ``b`` in its clause."""
-    p = b
-    for _ in range(4):
-        p = len(s) - len(s[p:].lstrip(" \t")) if p < len(s) else p
-        m = _SUFFIX.match(s, p)
-        if not m:
-            break
-        p = m.end()
-    return p >= len(s) or s[p] in V.CLAUSE_BREAKS
+class _Spans:
+    """Non-overlapping spans (from ``finditer``), with a logarithmic "is a:b inside one" test."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.starts = [a for a, _ in spans]
+        self.ends = [b for _, b in spans]
+
+    def inside(self, a: int, b: int) -> bool:
+        i = bisect_right(self.starts, a) - 1
+        return i >= 0 and b <= self.ends[i]
 
 
-def _inside(spans: list[tuple[int, int]], a: int, b: int) -> bool:
-    return any(x <= a and b <= y for x, y in spans)
+class _Breaks:
+    """Clause-break positions, to find where the clause holding a position starts."""
+
+    def __init__(self, pattern: re.Pattern[str], s: str) -> None:
+        self.at = [m.start() for m in pattern.finditer(s)]
+
+    def start(self, a: int) -> int:
+        i = bisect_left(self.at, a) - 1
+        return self.at[i] + 1 if i >= 0 else 0
+
+    def before(self, a: int) -> int:
+        """The position of the break that ends the previous clause, or -1."""
+        i = bisect_left(self.at, a) - 1
+        return self.at[i] if i >= 0 else -1
 
 
-def _error(t: Text, code: str, verb: str, r) -> ParseError:
-    """A ParseError for a target problem ``r`` (None, Unknown, PostNumber, or an ambiguous Found).
-    A post number (``3楼``) is a bad_argument: it names a post, not a player."""
-    if r is None:
-        return ParseError("missing_target", verb)
-    written = t.written(r.start, r.end)
-    if isinstance(r, T.PostNumber):
-        return ParseError("bad_argument", verb, written)
-    if isinstance(r, Found):
-        return ParseError("ambiguous_name", verb, written, r.seats)
-    return ParseError(code, verb, written)
+class _Reader:
+    """One message being read: canonical text, roster index and the precomputed spans."""
+
+    def __init__(self, text: str, roster: Roster, sender_seat: int | None, work: Work) -> None:
+        self.t: Text = normalize_message(text)
+        self.s = self.t.s
+        self.ix = names.index(roster)
+        self.sender_seat = sender_seat
+        self.work = work
+        work.chars = len(self.s)
+        self.names = _Spans(names.occurrences(self.ix, self.s))
+        self.prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
+        self.breaks_latin = _Breaks(_BREAK_LATIN, self.s)
+        self.breaks_cjk = _Breaks(_BREAK_CJK, self.s)
+        self.sentences = _Breaks(_SENTENCE_BREAK, self.s)
+
+    # --- clause tests -----------------------------------------------------------------------------
+    def clause_start(self, a: int, latin: bool) -> bool:
+        """Whether the keyword at ``a`` opens a clause, allowing lead-in words before it. For CJK
+        keywords a space also separates clauses; for Latin ones it does not (``in the end``)."""
+        k = (self.breaks_latin if latin else self.breaks_cjk).start(a)
+        if a - k > 40:  # lead-ins are short
+            return False
+        prefix = self.s[k:a].strip(_DECOR)
+        return _LEAD_INS.fullmatch(prefix) is not None
+
+    def clause_end(self, b: int) -> bool:
+        """Whether nothing but polite suffixes (一下, 吧, please…) follows ``b`` in its clause."""
+        s = self.s
+        p = b
+        for _ in range(4):
+            p = len(s) - len(s[p:p + 64].lstrip(" \t")) - len(s[p + 64:]) if p < len(s) else p
+            m = _SUFFIX.match(s, p)
+            if not m:
+                break
+            p = m.end()
+        return p >= len(s) or s[p] in V.CLAUSE_BREAKS
+
+    def frame_before(self, a: int, kw: str) -> str | None:
+        """The frame the clause before the keyword at ``a`` puts on it (:func:`frames.before`); a
+        clause that follows ``…says:`` is looked at with that clause."""
+        k = self.breaks_latin.start(a)
+        start = max(k, a - frames.LOOK_BACK)
+        prev = self.breaks_latin.before(a)
+        if prev >= 0 and self.s[prev] == ":" and a - prev <= frames.LOOK_BACK:
+            start = max(self.breaks_latin.start(prev), a - frames.LOOK_BACK)
+        return frames.before(self.s[start:a], kw)
+
+    # --- reading arguments ------------------------------------------------------------------------
+    def written(self, start: int, end: int) -> str:
+        return self.t.written(start, end)
+
+    def error(self, code: str, verb: str, r) -> ParseError:
+        """A ParseError for a target problem ``r`` (None, Unknown, PostNumber, or an ambiguous Found).
+        A post number (``3楼``) is a bad_argument: it names a post, not a player."""
+        if r is None:
+            return ParseError("missing_target", verb)
+        written = self.written(r.start, r.end)
+        if isinstance(r, T.PostNumber):
+            return ParseError("bad_argument", verb, written)
+        if isinstance(r, Found):
+            return ParseError("ambiguous_name", verb, written, r.seats)
+        return ParseError(code, verb, written)
+
+    def readings(self, found: list[Found]) -> tuple[NameReading, ...]:
+        return tuple(NameReading(self.written(f.start, f.end), f.seats[0], f.exact, f.how) for f in found)
+
+    def word(self, p: int) -> str | None:
+        return self.written(p, T.word_end(self.s, p)) or None
+
+    def read(self, verb: str, fixed: int | None, kw: str, a: int, b: int, arg: int | None = None):
+        """Read the arguments of the keyword ``kw`` at ``a:b`` (from ``arg`` when the argument is
+        elsewhere, e.g. on the next line): (Command or ParseError, directly followed by an exact
+        name)."""
+        self.work.reads += 1
+        s, ix = self.s, self.ix
+        arity = V.ARITY[verb]
+        if fixed is not None:
+            return Command(verb, number=fixed), False
+        if kw in V.SELF_KEYWORDS:
+            if self.sender_seat is None or self.sender_seat not in ix.seats:
+                return ParseError("unknown_name", verb, self.written(a, b)), False
+            return Command(verb, (self.sender_seat,),
+                           readings=(NameReading(self.written(a, b), self.sender_seat),)), False
+        if arity in (V.NONE, V.FREE):
+            return Command(verb), False
+        p = T.skip_lead(s, b if arg is None else arg, ix)
+        if arity == V.NUMBER:
+            n, _ = clue_at(s, p)
+            return (Command(verb, number=n), False) if n is not None else (
+                ParseError("bad_number", verb, self.word(p)), False)
+        if arity == V.DURATION:
+            n, _ = duration_at(s, p)
+            return (Command(verb, number=n), False) if n is not None else (
+                ParseError("bad_number", verb, self.word(p)), False)
+        if verb == "vote" and _NO_LYNCH.match(s, p) and names.exact_at(ix, s, p)[0] is None:
+            return Command("nolynch"), False
+        self_words = V.SELF_WORDS + (V.SELF_WORDS_SAVE if verb == "save" else ())
+        r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS)
+        direct = isinstance(r, list) and r[0].start == b and r[0].exact
+        if not isinstance(r, list):
+            return self.error("unknown_name", verb, r), False
+        if arity == V.TARGETS:
+            return Command(verb, tuple(f.seats[0] for f in r), readings=self.readings(r)), direct
+        q = T.skip_separators(s, r[0].end)
+        if arity == V.PENALTY:
+            m = _PENALTY.match(s, q)
+            if not m:
+                return ParseError("bad_argument", verb, self.word(q)), direct
+            return Command(verb, (r[0].seats[0],), text=V.PENALTY_REASONS[m.group()],
+                           readings=self.readings(r[:1])), direct
+        # replace: the new account name, exactly as typed, to the end of the clause
+        m = _REPLACE_FILLER.match(s, q)
+        if m:
+            q = T.skip_separators(s, m.end())
+        end = _NEW_NAME_END.search(s, q, q + 200)
+        new = self.written(q, end.start() if end else min(len(s), q + 200))
+        if not new:
+            return ParseError("bad_argument", verb, None), direct
+        return Command(verb, (r[0].seats[0],), text=new, readings=self.readings(r[:1])), direct
 
 
-def _readings(t: Text, found: list[Found]) -> tuple[NameReading, ...]:
-    return tuple(NameReading(t.written(f.start, f.end), f.seats[0], f.exact) for f in found)
+class _Outcome:
+    """What the candidates of one message gave: the first complete command, the last vote-family
+    command, the best error, the first framed command."""
+
+    def __init__(self) -> None:
+        self.complete: Command | None = None
+        self.last_vote: Command | ParseError | None = None
+        self.bare: Command | None = None
+        self.error: ParseError | None = None
+        self.framed: tuple[str, Command] | None = None
+
+    def add(self, result: Command | ParseError, score: int) -> None:
+        if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None):
+            # ##unvote then ##vote X: X decides; if X does not read, ask rather than half-apply
+            self.last_vote = result
+        if isinstance(result, Command):
+            if score == _COMPLETE and self.complete is None:
+                self.complete = result
+            elif score == _BARE and self.bare is None:
+                self.bare = result
+        elif self.error is None:
+            self.error = result
+
+    def done(self) -> bool:
+        """Whether reading can stop: a complete command that no later vote can replace."""
+        return self.complete is not None and self.complete.verb not in V.VOTE_FAMILY
+
+    def result(self) -> Command | ParseError:
+        first = self.complete or self.bare
+        if first is not None and first.verb in V.VOTE_FAMILY and self.last_vote is not None:
+            return self.last_vote
+        if self.complete is not None:
+            return self.complete
+        if self.bare is not None:
+            return self.bare
+        if self.framed is not None:
+            frame, meant = self.framed
+            return ParseError("unclear", meant.verb, frame=frame, meant=meant)
+        return self.error or ParseError("no_command")
 
 
-def _word(t: Text, p: int) -> str | None:
-    end = T.word_end(t.s, p)
-    return t.written(p, end) or None
-
-
-def _read(t: Text, ix, verb: str, fixed: int | None, kw: str, a: int, b: int,
-          sender_seat: int | None):
-    """Read the arguments of the keyword ``kw`` at ``a:b``: (Command or ParseError, directly
-    followed by an exact name)."""
-    s = t.s
-    arity = V.ARITY[verb]
-    if fixed is not None:
-        return Command(verb, number=fixed), False
-    if kw in V.SELF_KEYWORDS:
-        if sender_seat is None or sender_seat not in ix.seats:
-            return ParseError("unknown_name", verb, t.written(a, b)), False
-        return Command(verb, (sender_seat,), readings=(NameReading(t.written(a, b), sender_seat),)), False
-    if arity == V.NONE:
-        return Command(verb), False
-    p = T.skip_lead(s, b, ix)
-    if arity == V.NUMBER:
-        n, end = clue_at(s, p)
-        return (Command(verb, number=n), False) if n is not None else (
-            ParseError("bad_number", verb, _word(t, p)), False)
-    if arity == V.DURATION:
-        n, end = duration_at(s, p)
-        return (Command(verb, number=n), False) if n is not None else (
-            ParseError("bad_number", verb, _word(t, p)), False)
-    self_words = V.SELF_WORDS + (V.SELF_WORDS_SAVE if verb == "save" else ())
-    r = T.read_list(ix, s, p, self_words, sender_seat, many=arity == V.TARGETS)
-    direct = isinstance(r, list) and r[0].start == b and r[0].exact
-    if not isinstance(r, list):
-        return _error(t, "unknown_name", verb, r), False
-    if arity == V.TARGETS:
-        return Command(verb, tuple(f.seats[0] for f in r), readings=_readings(t, r)), direct
-    q = T.skip_separators(s, r[0].end)
-    if arity == V.PENALTY:
-        m = _PENALTY.match(s, q)
-        if not m:
-            return ParseError("bad_argument", verb, _word(t, q)), direct
-        return Command(verb, (r[0].seats[0],), text=V.PENALTY_REASONS[m.group()],
-                       readings=_readings(t, r[:1])), direct
-    # replace: the new account name, exactly as typed, to the end of the clause
-    m = _REPLACE_FILLER.match(s, q)
-    if m:
-        q = T.skip_separators(s, m.end())
-    end = _NEW_NAME_END.search(s, q)
-    new = t.written(q, end.start() if end else len(s))
-    if not new:
-        return ParseError("bad_argument", verb, None), direct
-    return Command(verb, (r[0].seats[0],), text=new, readings=_readings(t, r[:1])), direct
-
-
-def parse(text: str, roster: Roster, *, sender_seat: int | None = None) -> Command | ParseError:
-    """Read one command from a forum message.
-
-    ``text``: the message as posted (any string; quotes, signatures, full-width forms, traditional
-    characters and pinyin marks are handled). ``roster``: the players names are read against.
-    ``sender_seat``: the sender's seat, for 自己 / me / myself (None: such words are unknown names).
-
-    Returns a :class:`Command` (targets are roster seats, in written order, repeats kept;
-    ``readings`` say how each was read) or a :class:`ParseError` with code no_command,
-    unknown_name, ambiguous_name (``candidates``: roster seats), missing_target, bad_number or
-    bad_argument. Never raises. The module docstring says which verb wins in a mixed message.
-    """
-    t = normalize_message(text)
-    s = t.s
-    ix = names.index(roster)
-    name_spans = names.occurrences(ix, s)
-    prose_spans = [m.span() for m in V.NOT_COMMANDS_RE.finditer(s)]
-    best: tuple[int, Command | ParseError] | None = None
+def _pm(r: _Reader) -> Command | ParseError:
+    s = r.s
+    out = _Outcome()
     pos = 0
-    while (m := V.KEYWORD_RE.search(s, pos)) is not None:
+    last_end = 0
+    while (m := V.KEYWORD_RE.search(s, pos)) is not None and r.work.candidates < MAX_CANDIDATES:
         a, b = m.span()
         pos = a + 1
-        if _inside(name_spans, a, b):
+        if a < last_end or r.names.inside(a, b):  # inside a longer keyword (un-vote) or a name
             continue
+        r.work.candidates += 1
         kw = m.group()
         verb, fixed = V.KEYWORDS[kw]
         latin = V.is_latin(kw)
-        in_prose = _inside(prose_spans, a, b)
-        if V.ARITY[verb] == V.NONE or (fixed is not None and latin):
-            if in_prose or not _clause_start(s, a, latin) or (fixed is None and not _clause_end(s, b)):
+        in_prose = r.prose.inside(a, b)
+        arity = V.ARITY[verb]
+        if arity in (V.NONE, V.FREE) or (fixed is not None and latin):
+            if in_prose or not r.clause_start(a, latin) or (
+                    fixed is None and arity == V.NONE and not r.clause_end(b)):
                 continue
-        result, direct = _read(t, ix, verb, fixed, kw, a, b, sender_seat)
-        if in_prose and not direct:
+        result, direct = r.read(verb, fixed, kw, a, b)
+        if (in_prose or kw in V.DIRECT_ONLY) and not direct:
+            continue
+        last_end = b
+        if isinstance(result, Command):
+            frame = r.frame_before(a, kw)
+            if frame is None and arity == V.TARGETS and verb != "ask":
+                frame = frames.after(s, b, kw)
+            if frame is not None:
+                if out.framed is None and not (frame == "negation" and verb in V.VOTE_FAMILY - {"vote"}):
+                    out.framed = (frame, result)
+                continue
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+        else:
+            explicit = r.clause_start(a, latin) or s[b:b + 8].lstrip(" \t").startswith(":")
+            if not explicit or r.frame_before(a, kw) is not None:
+                continue
+            out.add(result, _ERROR)
+        if out.done():
+            break
+    return out.result()
+
+
+def _thread_candidates(r: _Reader, marks: frozenset[str]):
+    """The marked places of a thread post, in text order: (position of the keyword, mark)."""
+    s = r.s
+    found: dict[int, str] = {}
+    for m in _LINE_MARKS.finditer(s):
+        lead = m.group(1)
+        if "【" in lead:
+            mark = "bracket"
+        elif "##" in lead or "#" in lead:
+            mark = "hash"
+        elif "!" in lead:
+            mark = "bang"
+        elif "/" in lead:
+            mark = "slash"
+        elif m.end() in r.t.bold:
+            mark = "bold"
+        else:
+            mark = "line"
+        found.setdefault(m.end(), mark)
+        if m.end() == m.start() and m.end() >= len(s):
+            break
+    for m in _HASH_MID.finditer(s):
+        found.setdefault(m.end(), "hash")
+    for p in r.t.bold:
+        found.setdefault(p, "bold")
+    if "clause" in marks:
+        c = _LAST_CLAUSE.search(s)
+        if c:
+            found.setdefault(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")
+    return sorted((p, mk) for p, mk in found.items() if mk in marks)
+
+
+def _line_is_short(s: str, b: int) -> bool:
+    """Whether the rest of the line after ``b`` is one word at most, and no question."""
+    nl = s.find("\n", b, b + 80)
+    rest = s[b:nl if nl >= 0 else b + 80].strip(" \t:")
+    return len(rest.split()) <= 1 and "?" not in rest and len(rest) < 40
+
+
+def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> Command | ParseError:
+    s = r.s
+    out = _Outcome()
+    if "tag" in marks:
+        for m in _VOTE_TAG.finditer(s):
+            if r.work.candidates >= MAX_CANDIDATES:
+                break
+            r.work.candidates += 1
+            tag = m.group(1)
+            verb = "vote" if tag in ("vote", "v") else "unvote"
+            if verbs is not None and verb not in verbs:
+                continue
+            if verb == "unvote":
+                out.add(Command("unvote"), _COMPLETE)
+                continue
+            result, _ = r.read("vote", None, "vote", m.start(2), m.start(2))
+            out.add(result, _COMPLETE if isinstance(result, Command) else _ERROR)
+    for a, mark in _thread_candidates(r, marks):
+        if r.work.candidates >= MAX_CANDIDATES:
+            break
+        m = V.KEYWORD_RE.match(s, a)
+        if m is None or r.names.inside(a, m.end()):
+            continue
+        r.work.candidates += 1
+        kw, b = m.group(), m.end()
+        verb, fixed = V.KEYWORDS[kw]
+        if verbs is not None and verb not in verbs and not (verb == "nolynch" and "vote" in verbs):
+            continue
+        arity = V.ARITY[verb]
+        latin = V.is_latin(kw)
+        if arity == V.NONE and not r.clause_end(b):
+            continue
+        if latin and b < len(s) and s[b].isalnum():
+            continue
+        nxt = _TARGET_NEXT_LINE.match(s, b)
+        arg = nxt.end() if nxt and arity == V.TARGETS else None
+        result, direct = r.read(verb, fixed, kw, a, b, arg)
+        if kw in V.DIRECT_ONLY and not direct:
             continue
         if isinstance(result, Command):
-            score = _BARE if V.ARITY[verb] == V.NONE else _COMPLETE
-        else:
-            explicit = _clause_start(s, a, latin) or s[b:].lstrip(" \t").startswith(":")
-            if not explicit:
-                continue
-            score = _ERROR
-        if best is None or score > best[0]:
-            best = (score, result)
-        if score == _COMPLETE:
-            break
-    return best[1] if best else ParseError("no_command")
+            if arity == V.TARGETS and (frames.after(s, b, kw) is not None
+                                       or (mark == "clause" and r.frame_before(a, kw) is not None)):
+                continue  # 投了3号, vote X? : chat
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+        elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):
+            out.add(result, _ERROR)
+    return out.result()
+
+
+def parse_counted(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",
+                  marks: tuple[str, ...] | frozenset[str] | None = None,
+                  verbs: frozenset[str] | set[str] | None = None) -> tuple[Command | ParseError, Work]:
+    """:func:`parse`, and the :class:`Work` it did (for the bounded-work tests and benchmarks)."""
+    work = Work()
+    r = _Reader(text, roster, sender_seat, work)
+    if channel == "thread":
+        accepted = frozenset(THREAD_MARKS if marks is None else marks)
+        return _thread(r, accepted, None if verbs is None else frozenset(verbs)), work
+    if channel != "pm":
+        raise ValueError(f"unknown channel {channel!r}: 'pm' or 'thread'")
+    return _pm(r), work
+
+
+def parse(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",
+          marks: tuple[str, ...] | frozenset[str] | None = None,
+          verbs: frozenset[str] | set[str] | None = None) -> Command | ParseError:
+    """Read one command from a forum message.
+
+    ``text``: the message as posted (any string; quotes, signatures, formatting, full-width forms,
+    traditional characters and pinyin marks are handled; the whole message is read).
+    ``roster``: the players names are read against. ``sender_seat``: the sender's seat, for 自己 / me /
+    myself (None: such words are unknown names). ``channel``: "pm" (a private message to the judge:
+    business, read tolerantly) or "thread" (a post in the game thread: chat unless marked).
+    ``marks``: for the thread, the marks that make a command (default: all of :data:`THREAD_MARKS`;
+    a season uses :data:`DEFAULT_THREAD_MARKS` for its locale unless configured). ``verbs``: for the
+    thread, the verbs the game takes there (None: all); other verbs in a thread post are chat.
+
+    Returns a :class:`Command` (targets are roster seats, in written order, repeats kept;
+    ``readings`` say how each was read) or a :class:`ParseError` with code no_command, unclear,
+    unknown_name, ambiguous_name (``candidates``: roster seats), missing_target, bad_number or
+    bad_argument. Raises ValueError only for an unknown ``channel``. The module docstring says which
+    verb wins in a mixed message.
+    """
+    return parse_counted(text, roster, sender_seat=sender_seat, channel=channel, marks=marks, verbs=verbs)[0]

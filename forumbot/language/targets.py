@@ -27,7 +27,11 @@ _TRAILING = re.compile(
     "|".join(rf"{re.escape(w)}(?![a-z0-9])" if V.is_latin(w) else re.escape(w)
              for w in sorted(V.TRAILING, key=len, reverse=True))
 )
-_SEPS = re.compile(r"[ \t,、/;|:]*")
+_SEPS = re.compile(r"[ \t,、/;|:】\]」@]*")
+#: A word longer than this is no name (it bounds the work of reading one word).
+WORD_CAP = 64
+#: A list longer than this is no ballot (it bounds the work of reading one list).
+LIST_CAP = 32
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,10 @@ def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
 
 
 def word_end(s: str, pos: int) -> int:
-    """End of the word at ``pos`` (up to a separator or clause break)."""
+    """End of the word at ``pos`` (up to a separator or clause break, at most WORD_CAP characters)."""
     end = pos
-    while end < len(s) and s[end] not in _WORD_END:
+    stop = min(len(s), pos + WORD_CAP)
+    while end < stop and s[end] not in _WORD_END:
         end += 1
     return end
 
@@ -93,17 +98,40 @@ def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
         end = word_end(s, end + 1)
     for end in reversed(ends):
         end = _trim(s, pos, end)
+        if end - pos >= WORD_CAP:
+            continue
         seats = names.fuzzy(ix, s[pos:end])
         if seats:
-            return Found(pos, end, seats, exact=False)
+            return Found(pos, end, seats, exact=False, how="typo")
+    return None
+
+
+def _loose_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+    """A Latin name written loosely at ``pos`` (:func:`names.loose`): the longest run of up to
+    ``max_words + 2`` words that fits, else None."""
+    ends = []
+    p = pos
+    for _ in range(ix.max_words + 2):
+        m = names.LATIN_WORD.match(s, p)
+        if not m:
+            break
+        ends.append(m.end())
+        if m.end() + 1 >= len(s) or s[m.end()] != " ":
+            break
+        p = m.end() + 1
+    for end in reversed(ends):
+        seats, how = names.loose(ix, s[pos:end])
+        if seats:
+            return Found(pos, end, seats, exact=False, how=how)
     return None
 
 
 def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-             sender_seat: int | None) -> Found | Unknown | PostNumber | None:
+             sender_seat: int | None, loose: bool = True) -> Found | Unknown | PostNumber | None:
     """The name at ``pos``: Found (``seats`` has several entries when ambiguous), Unknown, a
     PostNumber (``3楼``, unless a roster name at least as long is written there), or None when
-    nothing is written there. A self reference gives ``sender_seat`` (Unknown without one)."""
+    nothing is written there. A self reference gives ``sender_seat`` (Unknown without one).
+    ``loose``: also read Latin names written loosely (prefix, some words, initials, other spacing)."""
     if pos >= len(s) or s[pos] in V.CLAUSE_BREAKS:
         return None
     exact, bad_seat_end = names.exact_at(ix, s, pos)
@@ -119,7 +147,10 @@ def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         return _check_overrun(ix, s, exact)
     if bad_seat_end > 0:
         return Unknown(pos, bad_seat_end)
+    lz = _loose_at(ix, s, pos) if loose else None
     fz = _fuzzy_at(ix, s, pos)
+    if lz is not None and (fz is None or lz.end >= fz.end):
+        return lz
     if fz is not None:
         return fz
     end = _trim(s, pos, word_end(s, pos))
@@ -154,13 +185,14 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         return first
     out = [first]
     end = first.end
-    while many:
+    while many and len(out) < LIST_CAP:
         m = _LIST_SEP.match(s, end)
         q = m.end() if m else end
         strong = bool(m and _STRONG_SEP.search(m.group()))
         if _TRAILING.match(s, q):
             break
-        nxt = read_one(ix, s, q, self_words, sender_seat)
+        # after the first name, a loose reading needs a plain list mark (a comma, 、, /, and)
+        nxt = read_one(ix, s, q, self_words, sender_seat, loose=strong or bool(m and "," in m.group()))
         if nxt is None:
             break
         if isinstance(nxt, PostNumber):

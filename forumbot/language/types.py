@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 #: Canonical verb ids. Player verbs, then organiser verbs.
 PLAYER_VERBS = (
-    "vote",       # 投 / 投票 / vote / ##vote: one or more targets, in ranked order
+    "vote",       # 投 / 投票 / vote / ##vote / [vote]X[/vote]: one or more targets, in ranked order
+    "unvote",     # 取消投票 / 撤票 / unvote / ##unvote / [unvote][/unvote]: withdraw one's vote
+    "nolynch",    # 不放逐 / no lynch / ##vote no lynch: a vote that nobody is executed
     "kill",       # 杀 / 殺 / kill
     "check",      # 验 / 驗 / 查 / check
     "ask",        # 问 / 問 / ask (nurse: is X police?)
@@ -86,12 +88,16 @@ class Roster:
 
 @dataclass(frozen=True)
 class NameReading:
-    """How one written name was read: ``written`` as typed, ``seat`` chosen, ``exact`` False when a
-    one-typo correction was applied (the reply must then say what it was read as)."""
+    """How one written name was read: ``written`` as typed, ``seat`` chosen, ``exact`` False when the
+    name was not written exactly (the reply must then say what it was read as); ``how`` says which rule
+    read it: "exact", "typo" (one edit), "prefix" (the start of one name: ``lian``), "words" (some of a
+    name's words: ``Wile`` for ``Wile E. Coyote``), "spacing" (other spacing or word order: ``Jar Jar
+    Binks``), "initials" (``GB`` for ``GlowingBear``)."""
 
     written: str
     seat: int
     exact: bool = True
+    how: str = field(default="exact", compare=False)
 
 
 @dataclass(frozen=True)
@@ -118,10 +124,16 @@ class ParseError:
     ``code``: "no_command" (no verb found), "unknown_name" (``written`` matches nobody),
     "ambiguous_name" (``written`` could be any of ``candidates``, seats), "missing_target" (the verb
     needs a name), "bad_number" (the verb needs a number, e.g. a clue number), "bad_argument"
-    (anything else; ``written`` holds the offending text). ``verb`` is the verb that was recognised, if any.
+    (anything else; ``written`` holds the offending text), "unclear" (private messages only: a command
+    inside a frame that makes it no order; ``frame`` is "negation" (我不投张三, don't kill Bob),
+    "reported" (李四说他要投张三, Bats says: vote X), "suggestion" (建议投3号, let's vote X, if…),
+    "past" (我验了3号, 我投过3号) or "question" (投3号吗?); ``meant`` is the command the words would
+    make, for the reply to ask "did you mean …? write …"). ``verb`` is the verb that was recognised, if any.
     """
 
     code: str
     verb: str | None = None
     written: str | None = None
     candidates: tuple[int, ...] = ()
+    frame: str | None = None
+    meant: Command | None = None

@@ -15,9 +15,10 @@ DURATION = "duration"   # extend: seconds
 PENALTY = "penalty"     # one name + reason
 REPLACE = "replace"     # one name + new account name
 NONE = "none"           # no argument
+FREE = "free"           # no argument, and whatever follows on the line is ignored (##unvote Palmar, for now)
 
 ARITY = {
-    "vote": TARGETS, "kill": TARGETS, "check": TARGETS, "ask": TARGETS, "save": TARGETS,
+    "vote": TARGETS, "unvote": FREE, "nolynch": NONE, "kill": TARGETS, "check": TARGETS, "ask": TARGETS, "save": TARGETS,
     "successor": TARGETS, "clue": NUMBER, "status": NONE, "help": NONE,
     "penalty": PENALTY, "replace": REPLACE, "extend": DURATION,
     "pause": NONE, "resume": NONE, "end": NONE,
@@ -34,7 +35,16 @@ ARITY = {
 #: keywords must stand as words. Longer keywords win at the same position (投票 before 投).
 KEYWORDS: dict[str, tuple[str, int | None]] = {
     "投票": ("vote", None), "投": ("vote", None), "票投": ("vote", None), "vote": ("vote", None),
-    "votes": ("vote", None),
+    "votes": ("vote", None), "出": ("vote", None),
+    "unvote": ("unvote", None), "un-vote": ("unvote", None), "取消投票": ("unvote", None),
+    "撤票": ("unvote", None), "撤回投票": ("unvote", None), "收回投票": ("unvote", None),
+    "撤销投票": ("unvote", None), "撤回我的投票": ("unvote", None), "取消我的投票": ("unvote", None),
+    "nolynch": ("nolynch", None), "no lynch": ("nolynch", None), "no-lynch": ("nolynch", None),
+    "no elimination": ("nolynch", None), "no execution": ("nolynch", None), "不放逐": ("nolynch", None),
+    "杀人": ("kill", None), "验人": ("check", None), "查人": ("check", None), "救人": ("save", None),
+    "询问": ("ask", None), "猎杀": ("shoot", None),
+    "谁未投票": ("status", None), "谁没投票": ("status", None), "谁还没投票": ("status", None),
+    "谁没有投票": ("status", None),
     "杀": ("kill", None), "刀": ("kill", None), "kill": ("kill", None),
     "验": ("check", None), "查验": ("check", None), "查": ("check", None), "check": ("check", None),
     "问": ("ask", None), "ask": ("ask", None),
@@ -86,18 +96,63 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
 #: Keywords that act on the sender without a name (自救 = 救自己).
 SELF_KEYWORDS = frozenset({"自救"})
 
+#: Keywords that count only when a player's name or seat follows them directly (出3号 = vote 3, but
+#: 出局, 出去, 出来 are no command).
+DIRECT_ONLY = frozenset({"出"})
+
+#: A vote for nobody (##vote no lynch, 投 不放逐): the argument of a vote that makes it a no-lynch vote.
+NO_LYNCH_TARGETS = ("no lynch", "nolynch", "no-lynch", "no_lynch", "no elimination", "no execution",
+                    "nobody", "no one", "不放逐", "平安日", "空票")
+
+#: Verbs that change one's day vote: when several are written in one post, the last one stands
+#: (##unvote then ##vote X is a vote for X).
+VOTE_FAMILY = frozenset({"vote", "unvote", "nolynch"})
+
+#: The word each locale's templates show for a verb (the ``m.verb`` macro): one vocabulary for the
+#: parser and the bot's own texts. Every word here parses as its verb (tests/language checks it).
+VERB_WORDS: dict[str, dict[str, str]] = {
+    "zh-Hans": {
+        "vote": "投票", "unvote": "取消投票", "nolynch": "不放逐", "kill": "杀人", "check": "验人",
+        "ask": "询问", "save": "救人", "successor": "接任", "clue": "线索", "status": "状态", "help": "帮助",
+        "exorcise": "退治", "abstain": "弃权", "withdraw": "退选", "disguise": "伪装", "dream": "入梦",
+        "take": "带走", "clockwise": "顺时针", "anticlockwise": "逆时针", "suck": "吸血", "convert": "转化",
+        "link": "连情侣", "guard": "守护", "poison": "毒", "charm": "魅惑", "shoot": "开枪", "selfkill": "自杀",
+        "penalty": "罚分", "replace": "替换", "extend": "延长", "pause": "暂停", "resume": "继续",
+        "end": "结束游戏",
+    },
+    "zh-Hant": {
+        "vote": "投票", "unvote": "取消投票", "nolynch": "不放逐", "kill": "殺人", "check": "驗人",
+        "ask": "詢問", "save": "救人", "successor": "接任", "clue": "線索", "status": "狀態", "help": "幫助",
+        "exorcise": "退治", "abstain": "棄權", "withdraw": "退選", "disguise": "偽裝", "dream": "入夢",
+        "take": "帶走", "clockwise": "順時針", "anticlockwise": "逆時針", "suck": "吸血", "convert": "轉化",
+        "link": "連情侶", "guard": "守護", "poison": "毒", "charm": "魅惑", "shoot": "開槍", "selfkill": "自殺",
+        "penalty": "罰分", "replace": "替換", "extend": "延長", "pause": "暫停", "resume": "繼續",
+        "end": "結束遊戲",
+    },
+    "en": {
+        "vote": "vote", "unvote": "unvote", "nolynch": "no lynch", "kill": "kill", "check": "check",
+        "ask": "ask", "save": "save", "successor": "successor", "clue": "clue", "status": "status",
+        "help": "help", "exorcise": "exorcise", "abstain": "abstain", "withdraw": "withdraw",
+        "disguise": "disguise", "dream": "dream", "take": "take", "clockwise": "clockwise",
+        "anticlockwise": "anticlockwise", "suck": "suck", "convert": "convert", "link": "link",
+        "guard": "guard", "poison": "poison", "charm": "charm", "shoot": "shoot", "selfkill": "self-kill",
+        "penalty": "penalty", "replace": "replace", "extend": "extend", "pause": "pause", "resume": "resume",
+        "end": "end game",
+    },
+}
+
 #: Ordinary words that contain a verb character but are not commands. A verb inside one of
 #: these is skipped unless a player's name follows the verb directly (a player called 降龙 can
 #: still be voted with 投降龙).
 NOT_COMMANDS = (
     "投降", "投入", "投诉", "投资", "投机", "投稿", "投篮", "投放", "投影", "投标", "投胎", "投缘",
     "投射", "投掷", "投靠", "投奔", "投身", "投递", "投向", "投票权", "投票数", "投票结果",
-    "杀手", "自杀的", "自杀式", "杀人游戏", "杀人", "版杀", "被杀", "暗杀", "杀气", "抹杀", "秒杀", "杀死了",
+    "杀手", "自杀的", "自杀式", "杀人游戏", "杀人犯", "杀人凶手", "版杀", "被杀", "暗杀", "杀气", "抹杀", "秒杀", "杀死了",
     "刀子", "刀法", "菜刀", "一刀",
     "经验", "体验", "考验", "检验", "实验", "验证", "验收", "应验", "测验", "灵验", "验出",
     "检查", "调查", "查看", "查询", "审查", "排查", "查到", "查出", "查杀",
-    "问题", "请问", "疑问", "问好", "问候", "询问", "提问", "学问", "顾问", "反问", "不问", "问下大家",
-    "救命", "急救", "救援", "拯救", "得救", "救人", "救不了",
+    "问题", "请问", "疑问", "问好", "问候", "提问", "学问", "顾问", "反问", "不问", "问下大家",
+    "救命", "急救", "救援", "拯救", "得救", "救不了", "救人要紧",
     "线索呢", "有线索", "没线索", "没有线索",
     "继续观察", "继续发言", "继续说",
     "状态不好", "状态很好",
