@@ -158,13 +158,19 @@ def normalize_message(text: str) -> Text:
     read). Work is linear in the length of the text.
     """
     orig = text[:MAX_RAW_CHARS]
-    parts: list[str] = []
-    idx: list[int] = []
-    for i, c in enumerate(orig):
-        f = _fold_char(c)
-        parts.append(f)
-        idx.extend([i] * len(f))
-    s = "".join(parts).replace("\r\n", " \n").replace("\r", "\n")
+    table = {ord(c): _fold_char(c) for c in set(orig)}
+    s = orig.translate(table)
+    if all(len(f) == 1 for f in table.values()):  # each character folds to one: positions are kept
+        idx: list[int] = list(range(len(orig)))
+    else:
+        parts: list[str] = []
+        idx = []
+        for i, c in enumerate(orig):
+            f = table[ord(c)]
+            parts.append(f)
+            idx.extend([i] * len(f))
+        s = "".join(parts)
+    s = s.replace("\r\n", " \n").replace("\r", "\n")
     s, idx = _drop(s, idx, _quote_spans(s))
     s, idx = _drop(s, idx, _line_spans(s))
     s, idx = _drop(s, idx, [m.span() for m in _PINYIN.finditer(s)])

@@ -53,6 +53,7 @@ from forumbot.language.numbers import clue_at, duration_at
 from forumbot.language.types import Command, NameReading, ParseError, Roster
 
 _COMPLETE, _BARE, _ERROR = 3, 2, 1
+quiet_mark = "\x00"  # ``written`` of an error not worth building yet (see _Reader.error)
 
 #: At most this many verb keywords are tried in one message: a message with more is prose, and the
 #: cap bounds the work (a post of 2,000 repeated verb characters costs no more than 200 verbs).
@@ -89,6 +90,7 @@ _NO_LYNCH = re.compile(
     "(?:" + "|".join(rf"{re.escape(w)}(?![a-z])" if V.is_latin(w) else re.escape(w)
                      for w in sorted(V.NO_LYNCH_TARGETS, key=len, reverse=True)) + ")"
 )
+_DETERMINER = re.compile(r"(?<![a-z'])(?:" + "|".join(V.DETERMINERS) + r")\s+$")
 _NEW_NAME_END = re.compile(r"[\n,;。!?]")
 _BREAK_LATIN = re.compile(r"[\n,、;:.。!?…~]")
 _BREAK_CJK = re.compile(r"[\s,、;:.。!?…~]")
@@ -158,7 +160,7 @@ class _Reader:
         self.prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
         self.breaks_latin = _Breaks(_BREAK_LATIN, self.s)
         self.breaks_cjk = _Breaks(_BREAK_CJK, self.s)
-        self.sentences = _Breaks(_SENTENCE_BREAK, self.s)
+        self.quiet = False
 
     # --- clause tests -----------------------------------------------------------------------------
     def clause_start(self, a: int, latin: bool) -> bool:
@@ -198,9 +200,12 @@ class _Reader:
 
     def error(self, code: str, verb: str, r) -> ParseError:
         """A ParseError for a target problem ``r`` (None, Unknown, PostNumber, or an ambiguous Found).
-        A post number (``3楼``) is a bad_argument: it names a post, not a player."""
+        A post number (``3楼``) is a bad_argument: it names a post, not a player. Once an error is
+        kept for the reply, later ones are only counted (``quiet``): their text is not built."""
         if r is None:
             return ParseError("missing_target", verb)
+        if self.quiet:
+            return ParseError(code, verb, quiet_mark, r.seats if isinstance(r, Found) else ())
         written = self.written(r.start, r.end)
         if isinstance(r, T.PostNumber):
             return ParseError("bad_argument", verb, written)
@@ -276,6 +281,7 @@ class _Outcome:
         self.bare: Command | None = None
         self.error: ParseError | None = None
         self.framed: tuple[str, Command] | None = None
+        self.last_vote_at: tuple | None = None
 
     def add(self, result: Command | ParseError, score: int) -> None:
         if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None):
@@ -307,6 +313,15 @@ class _Outcome:
         return self.error or ParseError("no_command")
 
 
+def _finish(r: _Reader, out: _Outcome) -> Command | ParseError:
+    """The outcome's result; an error kept without its text (see _Reader.error) is read again."""
+    res = out.result()
+    if isinstance(res, ParseError) and res.written == quiet_mark and out.last_vote_at is not None:
+        r.quiet = False
+        res = r.read(*out.last_vote_at)[0]
+    return res
+
+
 def _pm(r: _Reader) -> Command | ParseError:
     s = r.s
     out = _Outcome()
@@ -323,9 +338,10 @@ def _pm(r: _Reader) -> Command | ParseError:
         latin = V.is_latin(kw)
         in_prose = r.prose.inside(a, b)
         arity = V.ARITY[verb]
+        if latin and _DETERMINER.search(s, max(0, a - 12), a):
+            continue  # a vote on me, my vote: a noun
         if arity in (V.NONE, V.FREE) or (fixed is not None and latin):
-            if in_prose or not r.clause_start(a, latin) or (
-                    fixed is None and arity == V.NONE and not r.clause_end(b)):
+            if in_prose or not r.clause_start(a, latin) or (arity != V.FREE and not r.clause_end(b)):
                 continue
         result, direct = r.read(verb, fixed, kw, a, b)
         if (in_prose or kw in V.DIRECT_ONLY) and not direct:
@@ -345,9 +361,11 @@ def _pm(r: _Reader) -> Command | ParseError:
             if not explicit or r.frame_before(a, kw) is not None:
                 continue
             out.add(result, _ERROR)
+            out.last_vote_at = (verb, fixed, kw, a, b, None)
+            r.quiet = True
         if out.done():
             break
-    return out.result()
+    return _finish(r, out)
 
 
 def _thread_candidates(r: _Reader, marks: frozenset[str]):
@@ -435,7 +453,9 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
             out.add(result, _BARE if arity == V.NONE else _COMPLETE)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):
             out.add(result, _ERROR)
-    return out.result()
+            out.last_vote_at = (verb, fixed, kw, a, b, arg)
+            r.quiet = True
+    return _finish(r, out)
 
 
 def parse_counted(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",

@@ -32,6 +32,7 @@ _SEPS = re.compile(r"[ \t,、/;|:】\]」@]*")
 WORD_CAP = 64
 #: A list longer than this is no ballot (it bounds the work of reading one list).
 LIST_CAP = 32
+_WORD = re.compile("[^" + re.escape("".join(sorted(_WORD_END))) + "]{0,%d}" % WORD_CAP)
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,7 @@ def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
 
 def word_end(s: str, pos: int) -> int:
     """End of the word at ``pos`` (up to a separator or clause break, at most WORD_CAP characters)."""
-    end = pos
-    stop = min(len(s), pos + WORD_CAP)
-    while end < stop and s[end] not in _WORD_END:
-        end += 1
-    return end
+    return _WORD.match(s, pos).end()
 
 
 def _trim(s: str, start: int, end: int) -> int:
@@ -97,9 +94,9 @@ def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
             break
         end = word_end(s, end + 1)
     for end in reversed(ends):
-        end = _trim(s, pos, end)
         if end - pos >= WORD_CAP:
             continue
+        end = _trim(s, pos, end)
         seats = names.fuzzy(ix, s[pos:end])
         if seats:
             return Found(pos, end, seats, exact=False, how="typo")

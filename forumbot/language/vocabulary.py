@@ -87,7 +87,7 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "守": ("guard", None), "守护": ("guard", None), "guard": ("guard", None), "protect": ("guard", None),
     "毒": ("poison", None), "毒杀": ("poison", None), "poison": ("poison", None),
     "吹": ("charm", None), "魅惑": ("charm", None), "charm": ("charm", None),
-    "开枪": ("shoot", None), "枪杀": ("shoot", None), "shoot": ("shoot", None),
+    "开枪": ("shoot", None), "开枪带走": ("shoot", None), "枪杀": ("shoot", None), "shoot": ("shoot", None),
     "传警徽": ("successor", None), "移交警徽": ("successor", None),
     "自杀": ("selfkill", None), "自爆": ("selfkill", None), "selfkill": ("selfkill", None),
     "self-kill": ("selfkill", None),
@@ -169,6 +169,10 @@ NOT_COMMANDS = (
     "吹笛者", "吹笛人", "吹笛", "吹牛", "吹水", "吹风", "吹嘘", "吹捧", "被吹",
     "开枪了", "被枪杀",
 )
+
+#: Words that make a Latin verb a noun (a vote on me, my vote, the kill): prose, never a command.
+DETERMINERS = ("a", "an", "the", "my", "your", "his", "her", "their", "our", "its", "this", "that", "no",
+               "any", "every", "each", "one", "first", "last", "next", "another", "of", "whose", "which")
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
 FILLERS = ("票给", "给", "掉", "了", "一下", "下", "一个", "for", "on", "to")
