@@ -95,6 +95,8 @@ class SeasonConfig(BaseModel):
     database: str | None = None
     forum: ForumSettings
     thread_subject: str | None = None
+    thread_marks: list[Literal["line", "hash", "bang", "slash", "bold", "bracket", "tag", "clause"]] | None = Field(
+        None, description="what makes a line of a thread post a command (docs/commands.md); none: the locale's default")
     schedule: Schedule = Field(default_factory=Schedule)
     path: Path | None = Field(None, exclude=True)
 
@@ -198,7 +200,15 @@ class SeasonConfig(BaseModel):
             ruleset=self.ruleset, players=tuple(self.players), params=self.params, roles=self.roles,
             seed=seed, organisers=tuple(self.organisers) + ("@cli",),
             aliases={k: tuple(v) for k, v in self.aliases.items()},
+            thread_marks=self.marks,
         )
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The thread marks of the season: ``thread_marks``, or the locale's default."""
+        from forumbot.language.parse import DEFAULT_THREAD_MARKS
+
+        return tuple(self.thread_marks) if self.thread_marks is not None else DEFAULT_THREAD_MARKS[self.locale]
 
     def start_utc(self) -> datetime | None:
         """The configured start as an aware UTC time (a naive start is local time of the season's zone)."""

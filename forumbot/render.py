@@ -22,6 +22,7 @@ from typing import Any, Iterable
 import jinja2
 
 from forumbot.forums.gbk_text import gbk_safe
+from forumbot.language.vocabulary import VERB_WORDS
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 LOCALES = ("zh-Hans", "zh-Hant", "en")
@@ -172,6 +173,7 @@ class Renderer:
         self.env.filters["duration"] = lambda seconds: duration(seconds, locale)
         self.env.globals["markup"] = markup
         self.env.globals["gbk"] = self.gbk
+        self.env.globals["verb_words"] = VERB_WORDS[locale]
 
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
         """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""

@@ -17,7 +17,8 @@ def outputs():
     """Outputs of games that touch every template: the worked example plus a game of rejections,
     strikes, clue polls, organiser commands and dead players' posts."""
     results = [replay(load_transcript(EXAMPLE))]
-    r1 = [[x, "投 A"] for x in "BCDEFG"] + [["A", "投 A B"], ["B", "投 C"]]
+    r1 = [[x, "投 A"] for x in "BCDEFG"] + [["A", "投 A B"], ["B", "投 C"], ["B", "取消投票"], ["C", "no lynch"],
+                                           ["D", "我不投 C"]]
     raw = {
         "ruleset": "sunlight", "players": list("ABCDEFG"), "roles": {"C": "killer"}, "organisers": ["Org"], "others": ["Z"],
         "phases": [

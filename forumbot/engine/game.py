@@ -30,7 +30,9 @@ class Setup:
     ``players``: forum account names in seat order (seat 1 first). ``params``: overrides of the
     ruleset's parameters. ``roles``: a fixed draw (name -> role id; everyone not named gets the
     ruleset's default role); None draws from ``seed``. ``organisers``: accounts whose organiser
-    commands are obeyed. ``aliases``: name -> nicknames players may use.
+    commands are obeyed. ``aliases``: name -> nicknames players may use. ``thread_marks``: what
+    makes a line of a thread post a command (see :data:`forumbot.language.parse.THREAD_MARKS`; None:
+    every mark).
     """
 
     ruleset: str
@@ -40,6 +42,7 @@ class Setup:
     seed: int | str = 0
     organisers: tuple[str, ...] = ()
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    thread_marks: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -193,8 +196,45 @@ class Game:
         out.outputs.append(Post(key, data))
 
     def read_as(self, cmd: Command) -> list[dict[str, str]]:
-        """The typo corrections the parser made in ``cmd``, for the reply to say what it read."""
-        return [{"written": r.written, "name": self.name(r.seat)} for r in cmd.readings if not r.exact]
+        """The names the parser did not find written exactly in ``cmd`` (a typo, a prefix, initials…),
+        for the reply to say what it read: ``written``, ``name`` and ``how``."""
+        return [{"written": r.written, "name": self.name(r.seat), "how": r.how} for r in cmd.readings if not r.exact]
+
+    def read_thread(self, seat: int, text: str, verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
+        """Read a thread post by ``seat``: chat unless a command is marked (the season's
+        ``thread_marks``); only ``verbs`` (None: any) are read. See :func:`forumbot.language.parse.parse`."""
+        from forumbot.language.parse import parse
+
+        return parse(text, self.roster, sender_seat=seat, channel="thread", marks=self.setup.thread_marks,
+                     verbs=verbs)
+
+    def thread_error(self, seat: int, parsed: Command | ParseError, out: Step) -> None:
+        """Reply to a marked thread command that does not read (``##vote Rasputin``); chat
+        (no_command) gets no reply."""
+        if isinstance(parsed, ParseError) and parsed.code != "no_command":
+            self.reply(seat, "common/parse_error", out, code=parsed.code, verb=parsed.verb, written=parsed.written,
+                       candidates=self.names(parsed.candidates), organiser=False, frame=None,
+                       meant_targets=[], meant_number=None)
+
+    def unvoted(self, seat: int, withdrawn: Any, out: Step) -> None:
+        """Reply and log an unvote: ``withdrawn`` is the withdrawn ballot, or None when the first vote
+        stands / there was none (the reply says which)."""
+        if withdrawn is None:
+            self.reply(seat, "common/vote_rule", out, verb="unvote", rule="no_vote")
+            return
+        out.events.append(Event("unvote", {"phase_id": self.phase.id, "voter": seat,
+                                           "choices": list(withdrawn.choices)}))
+        self.reply(seat, "common/unvoted", out, choices=self.names(c for c in withdrawn.choices if c))
+
+    def vote_command(self, seat: int, cmd: Command, out: Step) -> bool:
+        """Route an unvote or a no-lynch vote to the ruleset's hook; False for any other verb."""
+        if cmd.verb == "unvote":
+            self.ruleset.on_unvote(seat, cmd, out)
+        elif cmd.verb == "nolynch":
+            self.ruleset.on_no_lynch(seat, cmd, out)
+        else:
+            return False
+        return True
 
     def dead_player_post(self, seat: int, out: Step) -> None:
         """The last-words rule for a thread post by ``seat``: a dead player's first post within the
@@ -257,16 +297,16 @@ class Game:
         return out
 
     def _thread_post(self, seat: int, text: str, out: Step) -> None:
-        """A living player's post that reads as a player command the ruleset does not take from the
-        thread is answered by PM that it was not counted (the organiser sees the event); one it does
+        """A living player's post with a marked player command (:meth:`read_thread`: talk is never a
+        command) that the ruleset does not take from the thread is answered by PM that it was not counted (the organiser sees the event); one it does
         take is refused while the game is paused, as a PM command is. Everything else goes to the
         ruleset's :meth:`~forumbot.engine.ruleset.Ruleset.on_thread_post` (talk, last words)."""
-        from forumbot.language.parse import parse
-
         if self.player(seat).alive:
-            parsed = parse(text, self.roster, sender_seat=seat)
+            parsed = self.read_thread(seat, text)
             if isinstance(parsed, Command) and parsed.verb not in ORGANISER_VERBS:
-                if not self.ruleset.reads_in_thread(parsed.verb):
+                # unvote and no lynch go where votes go
+                verb = "vote" if parsed.verb in ("unvote", "nolynch") else parsed.verb
+                if not self.ruleset.reads_in_thread(verb):
                     out.events.append(Event("command_in_thread", {"seat": seat, "name": self.name(seat),
                                                                   "verb": parsed.verb}))
                     self.reply(seat, "common/command_in_thread", out, verb=parsed.verb,
@@ -282,10 +322,13 @@ class Game:
         organiser = sender in self.organisers
         parsed = parse(text, self.roster, sender_seat=seat)
         if isinstance(parsed, ParseError):
+            meant = parsed.meant
             self.reply(
                 sender, "common/parse_error", out,
                 code=parsed.code, verb=parsed.verb, written=parsed.written,
-                candidates=self.names(parsed.candidates), organiser=organiser,
+                candidates=self.names(parsed.candidates), organiser=organiser, frame=parsed.frame,
+                meant_targets=self.names(meant.targets) if meant else [],
+                meant_number=meant.number if meant else None,
             )
             return
         cmd = parsed
@@ -307,7 +350,7 @@ class Game:
             self.reply(seat, "common/game_over", out, verb=cmd.verb)
         elif self.paused:
             self.reply(seat, "common/paused", out, verb=cmd.verb)
-        else:
+        elif not self.vote_command(seat, cmd, out):
             self.ruleset.on_command(seat, cmd, out)
 
     def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:

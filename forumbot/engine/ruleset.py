@@ -71,6 +71,18 @@ class Ruleset:
         :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
         return verb in self.thread_verbs
 
+    def on_unvote(self, seat: int, cmd: "Command", out: "Step") -> None:
+        """A player withdraws his vote (unvote / 取消投票). Default, for rulebooks where the first
+        vote stands: nothing changes and the reply explains that rule (``common/vote_rule``).
+        Rulesets whose votes may be withdrawn override it."""
+        self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="first_vote_stands")
+
+    def on_no_lynch(self, seat: int, cmd: "Command", out: "Step") -> None:
+        """A player votes that nobody is executed (no lynch / 不放逐). Default, for rulebooks with no
+        abstention: nothing is recorded and the reply explains that rule. Rulesets that allow an
+        abstention override it."""
+        self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="no_abstention")
+
     def on_thread_post(self, seat: int, text: str, out: "Step") -> None:
         """A post in the game thread by the player at ``seat``. Default: the dead-player rule of
         :meth:`Game.dead_player_post`."""

@@ -68,6 +68,10 @@ class RunoffVote:
         """Record ``voter``'s ballot for ``target``; False when he already voted and may not change."""
         return self.box.cast(Ballot(voter, (target,)))
 
+    def withdraw(self, voter: int) -> Ballot | None:
+        """Withdraw ``voter``'s ballot (see :meth:`BallotBox.withdraw`)."""
+        return self.box.withdraw(voter)
+
     def ballot_of(self, voter: int) -> Ballot | None:
         """``voter``'s standing ballot, or None."""
         return self.box.ballot_of(voter)

@@ -54,6 +54,13 @@ class BallotBox:
         self._ballots[ballot.voter] = ballot
         return True
 
+    def withdraw(self, voter: int) -> Ballot | None:
+        """Remove ``voter``'s standing ballot (an unvote) and return it; None (nothing changed) when
+        there is none or ballots may not be changed (the first ballot stands)."""
+        if not self.allow_change or voter not in self._ballots:
+            return None
+        return self._ballots.pop(voter)
+
     def valid(self) -> list[Ballot]:
         """The ballots that count (not void), in order."""
         return [b for b in self._ballots.values() if not b.void]

@@ -98,6 +98,10 @@ _SENTENCE_BREAK = re.compile(r"[\n.。!?…;]")
 # Thread marks at the start of a line: any mix of ##, #, !, /, 【, @name.
 _LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
 _HASH_MID = re.compile(r"##[ \t]*")
+# "I" before a verb on a line that is nothing but the command (我退选, 我投3号, I vote Alice).
+_FIRST_PERSON = re.compile(r"(?:我要|我|i(?:'ll)?\s+)")
+#: A first-person line (我投3号) is a command only when this short after the verb.
+FIRST_PERSON_REST = 24
 _VOTE_TAG = re.compile(r"\[(vote|v|unvote|uv)\]([^\[\n]{0,200})(?:\[/(?:vote|v|unvote|uv)\])?")
 _TARGET_NEXT_LINE = re.compile(r"[ \t]*:?[ \t]*\n\s*")
 _LAST_CLAUSE = re.compile(r"[,，;；](?=[^,，;；\n]*[。.!！~]*\s*$)")
@@ -386,6 +390,11 @@ def _thread_candidates(r: _Reader, marks: frozenset[str]):
             mark = "bold"
         else:
             mark = "line"
+            fp = _FIRST_PERSON.match(s, m.end())
+            if fp:
+                k = V.KEYWORD_RE.match(s, fp.end())
+                if k and _whole_line(s, k.end()):
+                    found.setdefault(fp.end(), "line")
         found.setdefault(m.end(), mark)
         if m.end() == m.start() and m.end() >= len(s):
             break
@@ -398,6 +407,13 @@ def _thread_candidates(r: _Reader, marks: frozenset[str]):
         if c:
             found.setdefault(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")
     return sorted((p, mk) for p, mk in found.items() if mk in marks)
+
+
+def _whole_line(s: str, b: int) -> bool:
+    """Whether the line after ``b`` is short and one clause (the command is the whole line)."""
+    nl = s.find("\n", b, b + FIRST_PERSON_REST + 1)
+    rest = s[b:nl if nl >= 0 else b + FIRST_PERSON_REST + 1]
+    return len(rest) <= FIRST_PERSON_REST and not any(c in V.CLAUSE_BREAKS for c in rest.rstrip("。.!！~ \t"))
 
 
 def _line_is_short(s: str, b: int) -> bool:

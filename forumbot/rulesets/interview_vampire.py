@@ -157,16 +157,14 @@ class InterviewVampire(Ruleset):
         if not g.player(seat).alive:
             g.dead_player_post(seat, out)
             return
-        from forumbot.language.parse import parse
-
-        cmd = parse(text, g.roster, sender_seat=seat)
-        if isinstance(cmd, Command) and cmd.verb == "vote":
+        cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
+        if isinstance(cmd, Command):
             if g.phase.kind != "day":
                 self._refuse(seat, cmd, "wrong_phase", out)
-            else:
+            elif not g.vote_command(seat, cmd, out):
                 self._day_vote(seat, cmd, out)
-        elif isinstance(cmd, ParseError) and cmd.verb == "vote" and g.phase.kind == "day" and not g.paused:
-            # day votes are cast only here: a vote that does not read is answered by PM, never lost
+        elif cmd.code != "no_command" and cmd.verb == "vote" and g.phase.kind == "day" and not g.paused:
+            # day votes are cast only here: a marked vote that does not read is answered by PM, never lost
             out.events.append(Event("rejected", {"seat": seat, "verb": "vote", "reason": cmd.code, "thread": True}))
             g.reply(seat, "common/parse_error", out, code=cmd.code, verb=cmd.verb, written=cmd.written,
                     candidates=g.names(cmd.candidates), organiser=False, thread=True)

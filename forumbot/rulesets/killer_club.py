@@ -210,10 +210,9 @@ class KillerClub(Ruleset):
             return
         if not self.params.vote_in_thread:
             return
-        from forumbot.language.parse import parse
-
-        cmd = parse(text, g.roster, sender_seat=seat)
-        if isinstance(cmd, Command) and cmd.verb == "vote":
+        cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
+        g.thread_error(seat, cmd, out)
+        if isinstance(cmd, Command) and not g.vote_command(seat, cmd, out):
             self._vote(seat, cmd, out)
 
     def may_leave_will(self, seat: int) -> bool:

@@ -19,7 +19,6 @@ from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Event, Step
 from forumbot.engine.votes import Ballot, BallotBox, top
-from forumbot.language.parse import parse
 from forumbot.language.types import PLAYER_VERBS, Command
 
 KILLER, GOOD = "killer", "good"

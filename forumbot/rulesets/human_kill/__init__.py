@@ -449,6 +449,25 @@ class HumanKill(Ruleset):
         self._recorded(seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
                        changeable=v.allow_change, sage_vote=g.phase.kind in SAGE_VOTE_KINDS)
 
+    def on_no_lynch(self, seat: int, cmd: Command, out: Step) -> None:
+        """No lynch is this rulebook's abstention (弃权): read as ``abstain``."""
+        self.on_command(seat, Command("abstain"), out)
+
+    def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
+        """Unvote: with ``change_vote`` the standing banish or sage ballot is withdrawn; otherwise the
+        first ballot stands and the reply says so."""
+        g = self.game
+        if not self.params.change_vote:
+            return super().on_unvote(seat, cmd, out)
+        kind = g.phase.kind
+        if kind in VOTE_KINDS:
+            v = self.vote
+        elif kind in SAGE_VOTE_KINDS and self.election is not None:
+            v = self.election.vote
+        else:
+            return self._refuse(seat, cmd, "wrong_phase", out)
+        g.unvoted(seat, v.withdraw(seat), out)
+
     def sage_weight(self, seat: int) -> float:
         if seat == self.sage and not self.w("tenkiame"):
             return self.params.sage_weight
@@ -478,9 +497,7 @@ class HumanKill(Ruleset):
             for org in g.organisers:
                 g.reply(org, "human_kill/long_post", out, player=g.name(seat), length=len(text.strip()),
                         limit=self.params.noumu_limit)
-        from forumbot.language.parse import parse
-
-        cmd = parse(text, g.roster, sender_seat=seat)
+        cmd = g.read_thread(seat, text, {"withdraw"})
         if isinstance(cmd, Command) and cmd.verb == "withdraw":
             self._withdraw(seat, cmd, out)  # refused by PM outside the sage election
 
