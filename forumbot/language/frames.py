@@ -52,6 +52,20 @@ _PAST_AFTER_CJK = re.compile(r"\s*(?:了|过|的是|的|出|到|完|中|好了)"
 _QUESTION = re.compile(r"[^\n.。!！;；]{0,24}?(?:[?？]|[吗嘛么](?![a-z0-9\u4e00-\u9fff]))")
 
 
+# After a thread command, words that make it an appeal to others (Vote Palmar with me Robik; vote for
+# hts and i will tell you…; Vote me then.): a suggestion, not the poster's own order.
+_OTHERS = re.compile(
+    r"(?<![a-z'])(?:with me|with us|everyone|everybody|every1|guys|people|y'?all|you guys|and i|and we|"
+    r"if you|so that|so we|then|too|also|instead|already|before|tomorrow|later)(?![a-z'])"
+)
+
+
+def appeal(rest: str) -> bool:
+    """Whether ``rest`` (the rest of a thread line after a command, canonical text) makes the command an
+    appeal to other players or a plan (``with me``, ``and i will``, ``then``, ``tomorrow``)."""
+    return _OTHERS.search(rest[:80]) is not None
+
+
 def _latin(word: str) -> bool:
     return bool(word) and word[0].isascii() and word[0].isalpha()
 

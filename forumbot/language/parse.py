@@ -463,9 +463,13 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
         if kw in V.DIRECT_ONLY and not direct:
             continue
         if isinstance(result, Command):
+            nl = s.find("\n", b, b + 120)
+            rest = s[b:nl if nl >= 0 else b + 120]
             if arity == V.TARGETS and (frames.after(s, b, kw) is not None
-                                       or (mark == "clause" and r.frame_before(a, kw) is not None)):
-                continue  # 投了3号, vote X? : chat
+                                       or (mark in ("line", "clause") and frames.appeal(rest))
+                                       or (mark == "clause" and r.frame_before(a, kw) is not None)
+                                       or (mark == "line" and r.sender_seat in result.targets)):
+                continue  # 投了3号, vote X?, Vote X with me, Vote me then: chat
             out.add(result, _BARE if arity == V.NONE else _COMPLETE)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):
             out.add(result, _ERROR)
