@@ -115,11 +115,13 @@ class Work:
     candidates: int = 0
     reads: int = 0
     chars: int = 0
+    skipped: int = 0
 
     @property
     def steps(self) -> int:
-        """One number for the work: characters plus a fixed cost per candidate and per read."""
-        return self.chars + 64 * (self.candidates + self.reads)
+        """One number for the work: characters, a fixed cost per verb skipped by a bounded look (inside
+        a name or an ordinary word), and a larger fixed cost per candidate and per read."""
+        return self.chars + 8 * self.skipped + 64 * (self.candidates + self.reads)
 
 
 class _Spans:
@@ -334,13 +336,16 @@ def _pm(r: _Reader) -> Command | ParseError:
     while (m := V.KEYWORD_RE.search(s, pos)) is not None and r.work.candidates < MAX_CANDIDATES:
         a, b = m.span()
         pos = a + 1
+        r.work.skipped += 1
         if a < last_end or r.names.inside(a, b):  # inside a longer keyword (un-vote) or a name
             continue
-        r.work.candidates += 1
         kw = m.group()
         verb, fixed = V.KEYWORDS[kw]
         latin = V.is_latin(kw)
         in_prose = r.prose.inside(a, b)
+        if (in_prose or kw in V.DIRECT_ONLY) and names.exact_at(r.ix, s, b)[0] is None:
+            continue  # 问题, 投降, 出局: an ordinary word, unless a name follows directly
+        r.work.candidates += 1
         arity = V.ARITY[verb]
         if latin and _DETERMINER.search(s, max(0, a - 12), a):
             continue  # a vote on me, my vote: a noun
@@ -416,11 +421,11 @@ def _whole_line(s: str, b: int) -> bool:
     return len(rest) <= FIRST_PERSON_REST and not any(c in V.CLAUSE_BREAKS for c in rest.rstrip("。.!！~ \t"))
 
 
-def _line_is_short(s: str, b: int) -> bool:
-    """Whether the rest of the line after ``b`` is one word at most, and no question."""
+def _line_is_short(s: str, b: int, words: int = 1) -> bool:
+    """Whether the rest of the line after ``b`` is ``words`` words at most, and no question."""
     nl = s.find("\n", b, b + 80)
     rest = s[b:nl if nl >= 0 else b + 80].strip(" \t:")
-    return len(rest.split()) <= 1 and "?" not in rest and len(rest) < 40
+    return len(rest.split()) <= words and "?" not in rest and len(rest) < 40
 
 
 def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> Command | ParseError:
@@ -455,6 +460,8 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
         latin = V.is_latin(kw)
         if arity == V.NONE and not r.clause_end(b):
             continue
+        if arity == V.FREE and mark in ("line", "clause") and not _line_is_short(s, b, 2):
+            continue  # UNVOTE RIGHT NOW YOU… : shouting at someone, not a command
         if latin and b < len(s) and s[b].isalnum():
             continue
         nxt = _TARGET_NEXT_LINE.match(s, b)
@@ -468,7 +475,7 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
             if arity == V.TARGETS and (frames.after(s, b, kw) is not None
                                        or (mark in ("line", "clause") and frames.appeal(rest))
                                        or (mark == "clause" and r.frame_before(a, kw) is not None)
-                                       or (mark == "line" and r.sender_seat in result.targets)):
+                                       or (mark == "line" and verb == "vote" and r.sender_seat in result.targets)):
                 continue  # 投了3号, vote X?, Vote X with me, Vote me then: chat
             out.add(result, _BARE if arity == V.NONE else _COMPLETE)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):

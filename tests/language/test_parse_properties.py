@@ -51,7 +51,7 @@ def test_very_long_input(text):
 
 
 def test_very_long_input_is_bounded():
-    # a million characters of prose before a vote: parsed quickly, the vote is beyond the limit
+    # a million characters (far more than a forum post): only the first MAX_RAW_CHARS are read
     assert parse("哈" * 1_000_000 + "投 张三", ROSTER) == ParseError("no_command")
     assert parse("投 张三" + "哈" * 1_000_000, ROSTER) == Command("vote", (1,))
 
@@ -152,3 +152,98 @@ def command_text(draw):
 def test_round_trip(case):
     verb, seats, text = case
     assert parse(text, ROSTER, sender_seat=2) == Command(verb, seats)
+
+
+# --- two channels: frames never record, unmarked thread posts never record, bounded work
+
+from forumbot.language.parse import MAX_CANDIDATES, parse_counted  # noqa: E402
+
+NEGATION = ["我不", "我不会", "别", "不要", "千万别", "我没有", "I won't ", "I will not ", "don't ", "Do not ",
+            "never ", "I'm not going to ", "we should not "]
+REPORTED = ["李四说他要", "李四说：", "他们要", "大家都想", "有人想", "Bats says: ", "he said ", "Someone wants to ",
+            "she told me to ", "everyone is trying to ", "If she "]
+PAST = ["昨晚", "我昨天", "首夜", "第二夜"]
+
+
+@st.composite
+def bare_command(draw):
+    """A command without lead-in or trailer: keyword, separator, names."""
+    verb = draw(st.sampled_from(sorted(VERBS)))
+    keyword = draw(st.sampled_from([k for k in VERBS[verb] if not k.startswith("##")]))
+    seats = draw(st.lists(st.sampled_from(sorted(SEATS)), min_size=1, max_size=2, unique=True))
+    parts = [draw(written_name(s)) for s in seats]
+    lead = " " if _ascii_alnum(keyword[-1]) or _ascii_alnum(parts[0][0]) else draw(st.sampled_from(["", " "]))
+    return keyword + lead + "，".join(parts)
+
+
+@given(st.sampled_from(NEGATION + REPORTED + PAST), bare_command(), st.sampled_from(["pm", "thread"]))
+@settings(max_examples=500, deadline=None)
+def test_a_framed_command_is_never_recorded(frame, command, channel):
+    result = parse(frame + command, ROSTER, sender_seat=2, channel=channel)
+    assert not isinstance(result, Command), (frame + command, result)
+    if channel == "pm" and isinstance(result, ParseError) and result.code == "unclear":
+        assert result.meant is not None and result.frame is not None
+
+
+PROSE = ["我觉得", "所以", "嗯 ", "说实话", "I think ", "so ", "lol ", "honestly ", "他们会", "但是我觉得可以",
+         "昨天有人", "看来", "well "]
+
+
+@given(st.sampled_from(PROSE), bare_command(), st.sampled_from(["", "。", "，谢谢", " thanks", "?"]))
+@settings(max_examples=500, deadline=None)
+def test_an_unmarked_thread_post_never_records(prose, command, after):
+    text = prose + command + after
+    result = parse(text, ROSTER, sender_seat=2, channel="thread")
+    assert not isinstance(result, Command), (text, result)
+    if isinstance(result, ParseError):
+        assert result.code == "no_command"  # chat gets no reply
+
+
+@given(st.sampled_from(["", "##", "## ", "!", "【", "[b]"]), bare_command())
+@settings(max_examples=300, deadline=None)
+def test_a_marked_thread_command_records(mark, command):
+    result = parse("我的理由很长，见上。\n" + mark + command, ROSTER, channel="thread")
+    assert isinstance(result, Command)
+
+
+# The work of one parse is bounded: every candidate verb and every name read costs a bounded number of
+# steps (names are at most targets.WORD_CAP characters, lists at most targets.LIST_CAP names), at most
+# MAX_CANDIDATES verbs are tried, and the linear passes over the text count one step a character.
+# With the benchmark's ~1 µs a step (benchmarks/bench_parser.py) 10,000 characters stay under 10 ms.
+STEP_BUDGET_PER_CHAR = 1
+STEP_BUDGET_FIXED = 64 * 3 * MAX_CANDIDATES + 1000
+
+long_text = st.one_of(
+    st.tuples(st.sampled_from(PIECES + ["查", "救", "投", "杀", "投\n", "##vote 张三\n", "[vote]x[/vote]"]),
+              st.integers(1, 10_000)).map(lambda x: (x[0] * x[1])[:10_000]),
+    st.text(max_size=10_000),
+    st.lists(st.sampled_from(PIECES), max_size=2000).map(lambda p: "".join(p)[:10_000]),
+)
+
+
+@given(long_text, st.sampled_from(["pm", "thread"]))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+def test_work_is_bounded(text, channel):
+    result, work = parse_counted(text, ROSTER, sender_seat=1, channel=channel)
+    _check_shape(result, SEATS)
+    assert work.candidates <= MAX_CANDIDATES
+    assert work.reads <= 2 * MAX_CANDIDATES + 1
+    assert work.chars <= 3 * len(text)
+    assert work.skipped <= len(text)
+    assert work.steps <= (STEP_BUDGET_PER_CHAR + 8) * 3 * len(text) + STEP_BUDGET_FIXED
+
+
+def test_worst_cases_of_the_issue_are_bounded():
+    for text in ["查" * 2000, "救" * 2000, "查" * 10_000, "投\n" * 5000, "vote " * 2000]:
+        for channel in ("pm", "thread"):
+            _, work = parse_counted(text, ROSTER, sender_seat=1, channel=channel)
+            assert work.candidates <= MAX_CANDIDATES
+    # the typo rule no longer turns 2,000 查 into "check 查理"
+    assert not isinstance(parse("查" * 2000, Roster.of(["查理", "李四"])), Command)
+
+
+def test_a_command_after_long_prose_is_read():
+    # no 2,000-character cut: a vote after 5,000 characters of argument counts
+    prose = "我觉得他昨天的发言很有问题。" * 400
+    assert parse(prose + "\n投 张三", ROSTER, channel="thread") == Command("vote", (1,))
+    assert parse(prose + "\n投 张三", ROSTER) == Command("vote", (1,))
