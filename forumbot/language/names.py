@@ -176,6 +176,8 @@ def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
     if not c:
         return (), ""
     pieces = written.split()
+    if len(pieces) == 1 and c in ix.compact:
+        return tuple(sorted(ix.compact[c])), "spacing"
     if len(pieces) > 1:
         if c in ix.compact:
             return tuple(sorted(ix.compact[c])), "spacing"

@@ -399,7 +399,7 @@ def _thread_candidates(r: _Reader, marks: frozenset[str]):
             if fp:
                 k = V.KEYWORD_RE.match(s, fp.end())
                 if k and _whole_line(s, k.end()):
-                    found.setdefault(fp.end(), "line")
+                    found.setdefault(fp.end(), "person")
         found.setdefault(m.end(), mark)
         if m.end() == m.start() and m.end() >= len(s):
             break
@@ -411,7 +411,7 @@ def _thread_candidates(r: _Reader, marks: frozenset[str]):
         c = _LAST_CLAUSE.search(s)
         if c:
             found.setdefault(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")
-    return sorted((p, mk) for p, mk in found.items() if mk in marks)
+    return sorted((p, mk) for p, mk in found.items() if (mk if mk != "person" else "line") in marks)
 
 
 def _whole_line(s: str, b: int) -> bool:
@@ -460,7 +460,7 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
         latin = V.is_latin(kw)
         if arity == V.NONE and not r.clause_end(b):
             continue
-        if arity == V.FREE and mark in ("line", "clause") and not _line_is_short(s, b, 2):
+        if arity == V.FREE and mark in ("line", "person", "clause") and not _line_is_short(s, b, 2):
             continue  # UNVOTE RIGHT NOW YOU… : shouting at someone, not a command
         if latin and b < len(s) and s[b].isalnum():
             continue
@@ -473,9 +473,10 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
             nl = s.find("\n", b, b + 120)
             rest = s[b:nl if nl >= 0 else b + 120]
             if arity == V.TARGETS and (frames.after(s, b, kw) is not None
-                                       or (mark in ("line", "clause") and frames.appeal(rest))
+                                       or (mark in ("line", "person", "clause") and frames.appeal(rest))
                                        or (mark == "clause" and r.frame_before(a, kw) is not None)
-                                       or (mark == "line" and verb == "vote" and r.sender_seat in result.targets)):
+                                       or (mark in ("line", "person") and verb == "vote"
+                                           and r.sender_seat in result.targets)):
                 continue  # 投了3号, vote X?, Vote X with me, Vote me then: chat
             out.add(result, _BARE if arity == V.NONE else _COMPLETE)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):

@@ -342,3 +342,164 @@ def test_latin_names_and_numbers_are_whole_words():
     assert parse("vote bob", roster) == C("vote", 1)
     assert parse("投 35", roster) == C("vote", 35)
     assert parse("投 3号5", roster) == C("vote", 3, 5)
+
+
+# --- issue 17: what real players write ------------------------------------------------------------
+
+def U(frame, verb, *targets, number=None):
+    """An "unclear" error: the judge asks whether the player meant ``verb targets``."""
+    return ParseError("unclear", verb, frame=frame, meant=Command(verb, tuple(targets), number=number))
+
+
+PM_CASES = [
+    # negation, retraction, reported speech, suggestion, past tense, question: asked, never recorded
+    ("我不投张三", U("negation", "vote", 1)),
+    ("别杀张三", U("negation", "kill", 1)),
+    ("我不会再投李四了", U("negation", "vote", 2)),
+    ("I won't vote alice", U("negation", "vote", 9)),
+    ("don't kill big bear", U("negation", "kill", 4)),
+    ("李四说他要投张三", U("reported", "vote", 1)),
+    ("Bats says: Just vote alice.", U("reported", "vote", 9)),
+    ("今天我倾向投3号", U("suggestion", "vote", 3)),
+    ("建议今天归票投3号", U("suggestion", "vote", 3)),
+    ("let's vote alice", U("suggestion", "vote", 9)),
+    ("Okay, please clarify your vote on alice", E("no_command")),  # "your vote": a noun
+    ("我验了3号", U("past", "check", 3)),
+    ("我救了3号", U("past", "save", 3)),
+    ("我毒了3号", U("past", "poison", 3)),
+    ("我守了3号", U("past", "guard", 3)),
+    ("昨晚我守的是 3 号", E("no_command")),
+    ("投3号吗？", U("question", "vote", 3)),
+    # a retraction followed by a vote: the vote stands; a negated vote and a vote: the vote
+    ("不投张三，投李四", C("vote", 2)),
+    ("取消投票：张三 投票：李四", C("vote", 2)),
+    ("取消投票", C("unvote")),
+    ("撤票", C("unvote")),
+    ("unvote", C("unvote")),
+    ("vote no lynch", C("nolynch")),
+    ("投 不放逐", C("nolynch")),
+    ("no lynch", C("nolynch")),
+    # nouns and prose are no commands
+    ("with a vote on me", E("no_command")),
+    ("no clue why you Europeans stay up so late", E("no_command")),
+    # the bot's own verbs (templates' m.verb) always parse
+    ("杀人 张三", C("kill", 1)),
+    ("救人 张三", C("save", 1)),
+    ("验人 王五", C("check", 5)),
+    ("詢問 李四", C("ask", 2)),
+    ("猎杀 3", C("shoot", 3)),
+    ("出3号", C("vote", 3)),
+    ("投出3号", C("vote", 3)),
+    ("谁未投票", C("status")),
+    ("棄權", C("abstain")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PM_CASES, ids=[c[0][:24] for c in PM_CASES])
+def test_private_messages(text, expected):
+    assert parse(text, ROSTER, sender_seat=ME) == expected
+
+
+THREAD_CASES = [
+    # marked: line start, ##, !, /, bold, 【】, vote tags, the last clause (Chinese)
+    ("我觉得他很可疑。\n投 张三", C("vote", 1)),
+    ("long argument here\n\n##vote alice", C("vote", 9)),
+    ("whatever ##vote Big Bear", C("vote", 4)),
+    ("!vote alice", C("vote", 9)),
+    ("[b]vote: alice[/b]", C("vote", 9)),
+    ("**vote alice**", C("vote", 9)),
+    ("【投票】张三", C("vote", 1)),
+    ("I think so. [vote]alice[/vote]", C("vote", 9)),
+    ("[v]alice[/v]", C("vote", 9)),
+    ("[unvote][/unvote]", C("unvote")),
+    ("[uv][/uv]", C("unvote")),
+    ("##unvote\n##vote alice", C("vote", 9)),
+    ("##vote alice\n##unvote", C("unvote")),
+    ("## Vote: no lynch", C("nolynch")),
+    ("##vote NOLYNCH", C("nolynch")),
+    ("##vote:\n\nalice", C("vote", 9)),
+    ("同意，3号问题很大，投3号", C("vote", 3)),
+    ("我投3号", C("vote", 3)),
+    ("##vote 孙悟空", E("unknown_name", "vote", "孙悟空")),
+    ("vote him", E("unknown_name", "vote", "him")),
+    # unmarked: chat, no reply
+    ("李四说他要投张三", E("no_command")),
+    ("我不投张三", E("no_command")),
+    ("今天我倾向投3号。", E("no_command")),
+    ("If she votes me she looks super scummy", E("no_command")),
+    ("everyone is trying to kill me", E("no_command")),
+    ("Someone save me from this tunnel", E("no_command")),
+    ("I'm keeping my vote on alice for now.", E("no_command")),
+    ("Vote count please?", E("no_command")),
+    ("Vote him also.", E("no_command")),
+    ("UNVOTE RIGHT NOW YOU STUPID", E("no_command")),
+    ("Vote alice with me Neo42. Quick!", E("no_command")),
+    ("Vote me then.", E("no_command")),
+    ("投了3号", E("no_command")),
+    ("我验了3号", E("no_command")),
+    ("3号可疑，3号带节奏", E("no_command")),
+    ("我要验尚未发言的3号", E("no_command")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), THREAD_CASES, ids=[c[0][:24] for c in THREAD_CASES])
+def test_thread_posts(text, expected):
+    assert parse(text, ROSTER, sender_seat=ME, channel="thread") == expected
+
+
+def test_thread_verbs_and_marks_are_settings():
+    # a game that takes only votes in the thread: "kill toad" is chat
+    assert parse("kill alice", ROSTER, channel="thread", verbs={"vote"}) == E("no_command")
+    assert parse("kill alice", ROSTER, channel="thread") == C("kill", 9)
+    # a season that accepts only ## marks
+    assert parse("vote alice", ROSTER, channel="thread", marks=("hash",)) == E("no_command")
+    assert parse("##vote alice", ROSTER, channel="thread", marks=("hash",)) == C("vote", 9)
+    assert parse("[vote]alice[/vote]", ROSTER, channel="thread", marks=("hash",)) == E("no_command")
+
+
+TL = Roster.of(["27ninjabunnies", "Eden1892", "GlowingBear", "Half the Sky", "Holyflare", "IAmRobik",
+                "justanothertownie", "liancourt", "Toadesstern", "TheWarWaffle", "KelsierSC", "Wile E. Coyote",
+                "The Shining", "jarjarbinks", "coolTLname", "DarthPunk", "DrParnassus", "rsoultin"])
+LOOSE = [
+    ("lian", 8, "prefix"), ("toad", 9, "prefix"), ("Rso", 18, "prefix"), ("Eden", 2, "words"),
+    ("Robik", 6, "words"), ("Wile", 12, "words"), ("Shining", 13, "words"), ("WarWaffle", 10, "words"),
+    ("GB", 3, "initials"), ("HTS", 4, "initials"), ("HF", 5, "initials"), ("JJB", 14, "initials"),
+    ("JAT", 7, "initials"), ("WW", 10, "initials"), ("KSC", 11, "initials"),
+    ("Jar Jar Binks", 14, "spacing"), ("halfthesky", 4, "spacing"), ("TL Cool Name", 15, "spacing"),
+    ("Trfel", None, None), ("Tfrel", None, None),
+]
+
+
+@pytest.mark.parametrize(("written", "seat", "how"), LOOSE)
+def test_loose_names_are_read_and_reported(written, seat, how):
+    result = parse(f"##vote {written}", TL, channel="thread")
+    if seat is None:
+        assert isinstance(result, ParseError)
+        return
+    assert result == C("vote", seat)
+    assert result.readings[0].how == how and not result.readings[0].exact
+
+
+def test_loose_names_never_guess_between_two():
+    # DP: DarthPunk or DrParnassus
+    assert parse("##vote DP", TL, channel="thread") == E("ambiguous_name", "vote", "DP", (16, 17))
+    # a pronoun or chat word is never a prefix or initials
+    assert isinstance(parse("##vote him", TL, channel="thread"), ParseError)
+
+
+def test_every_verb_word_of_the_templates_parses():
+    from forumbot.language.vocabulary import ARITY, FREE, NONE, NUMBER, TARGETS, VERB_WORDS
+
+    args = {TARGETS: " 张三", NUMBER: " 2", NONE: "", FREE: ""}
+    for locale, words in VERB_WORDS.items():
+        for verb, word in words.items():
+            arity = ARITY[verb]
+            text = word + args.get(arity, "")
+            if verb == "penalty":
+                text = word + " 张三 潜水"
+            elif verb == "replace":
+                text = word + " 张三 新号"
+            elif verb == "extend":
+                text = word + " 30分钟"
+            result = parse(text, ROSTER, sender_seat=ME)
+            assert isinstance(result, Command) and result.verb == verb, (locale, verb, text, result)
