@@ -1,7 +1,10 @@
-"""Throughput of the command parser on a realistic mix of forum posts.
+"""Throughput of the command parser on a realistic mix of forum posts, and its worst cases.
 
 Run: .venv/bin/python benchmarks/bench_parser.py [seconds]
-Prints messages per second (single thread, warm caches, as on a live game).
+Prints messages per second (single thread, warm caches, as on a live game) for private messages and
+thread posts, then the slowest of the pathological inputs (2,000 and 10,000 repeated verb characters,
+5,000 command lines) with the work the parser counted (tests/language bound that count; the time per
+step is measured here, never in the tests).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
-from forumbot.language.parse import parse
+from forumbot.language.parse import parse, parse_counted
 from forumbot.language.types import Roster
 
 ROSTER = Roster.of(
@@ -43,17 +46,56 @@ MIX = [
 ]
 
 
-def main(seconds: float = 2.0) -> None:
+WORST = {
+    "查×2000": "查" * 2000,
+    "救×2000": "救" * 2000,
+    "投×2000": "投" * 2000,
+    "杀×2000": "杀" * 2000,
+    "查×10000": "查" * 10_000,
+    "vote×2000": "vote " * 2000,
+    "投\\n×5000": "投\n" * 5000,
+    "##vote x\\n×1100": "##vote x\n" * 1100,
+    "prose×10000": ("我觉得他昨天的发言很有问题，" * 800)[:10_000],
+}
+
+
+def throughput(seconds: float, channel: str) -> float:
     for m in MIX:  # warm the caches (OpenCC converter, folded roster)
-        parse(m, ROSTER, sender_seat=1)
+        parse(m, ROSTER, sender_seat=1, channel=channel)
     n = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         for m in MIX:
-            parse(m, ROSTER, sender_seat=1)
+            parse(m, ROSTER, sender_seat=1, channel=channel)
         n += len(MIX)
+    return n / elapsed
+
+
+def worst(repeats: int = 5) -> list[tuple[str, str, float, int]]:
+    """(input, channel, best time of ``repeats`` in seconds, counted steps), slowest first."""
+    out = []
+    for name, text in WORST.items():
+        for channel in ("pm", "thread"):
+            parse_counted(text, ROSTER, sender_seat=1, channel=channel)
+            best = float("inf")
+            for _ in range(repeats):
+                t = time.perf_counter()
+                _, work = parse_counted(text, ROSTER, sender_seat=1, channel=channel)
+                best = min(best, time.perf_counter() - t)
+            out.append((name, channel, best, work.steps))
+    return sorted(out, key=lambda x: -x[2])
+
+
+def main(seconds: float = 2.0) -> None:
     chars = sum(map(len, MIX)) / len(MIX)
-    print(f"{n / elapsed:,.0f} messages/s ({elapsed / n * 1e6:.1f} µs each, mean {chars:.0f} chars, {n} parsed)")
+    for channel in ("pm", "thread"):
+        rate = throughput(seconds, channel)
+        print(f"{channel:6} {rate:,.0f} messages/s ({1e6 / rate:.1f} µs each, mean {chars:.0f} chars)")
+    rows = worst()
+    name, channel, t, steps = rows[0]
+    print(f"worst case: {name} ({channel}) {t * 1000:.2f} ms, {steps} steps ({t / steps * 1e9:.0f} ns a step)")
+    for name, channel, t, steps in rows[1:]:
+        print(f"            {name} ({channel}) {t * 1000:.2f} ms, {steps} steps")
 
 
 if __name__ == "__main__":

@@ -73,9 +73,22 @@ def _form_regex(form: str) -> str:
     return head + body + tail
 
 
-@lru_cache(maxsize=64)
+_LAST: list[tuple[Roster, "RosterIndex"]] = []
+
+
 def index(roster: Roster) -> RosterIndex:
-    """The canonical forms of ``roster`` (cached per roster; Roster is frozen and hashable)."""
+    """The canonical forms of ``roster`` (cached: the same Roster object is found by identity at once,
+    an equal one through the hash of its entries)."""
+    for known, ix in _LAST:
+        if known is roster:
+            return ix
+    ix = _index(roster)
+    _LAST[:] = [(roster, ix)] + _LAST[:7]
+    return ix
+
+
+@lru_cache(maxsize=64)
+def _index(roster: Roster) -> RosterIndex:
     forms: dict[str, set[int]] = {}
     for e in roster.entries:
         for written in (e.name, *e.aliases):
@@ -127,10 +140,7 @@ _COMPACT_DROP = re.compile(r"[\s._\-'·]+")
 
 #: Words that are never read loosely as a name (a prefix, initials): pronouns, chat words, verbs.
 STOP_WORDS = frozenset(
-    "me my no on in it is at to of or an as be by do go he hi if ok so up us we and the for not him her his "
-    "you yes all any one two lol lmao idk imo tbh pls plz thx now today then them they this that with from "
-    "here there what who why how later please thanks again back first guy guys someone anyone everyone "
-    "nobody none lynch vote votes kill scum town mafia wolf count counts instead too also just".split()
+    ["me", "my", "no", "on", "in", "it", "is", "at", "to", "of", "or", "an", "as", "be", "by", "do", "go", "he", "hi", "if", "ok", "so", "up", "us", "we", "and", "the", "for", "not", "him", "her", "his", "you", "yes", "all", "any", "one", "two", "lol", "lmao", "idk", "imo", "tbh", "pls", "plz", "thx", "now", "today", "then", "them", "they", "this", "that", "with", "from", "here", "there", "what", "who", "why", "how", "later", "please", "thanks", "again", "back", "first", "guy", "guys", "someone", "anyone", "everyone", "nobody", "none", "lynch", "vote", "votes", "kill", "scum", "town", "mafia", "wolf", "count", "counts", "instead", "too", "also", "just"]
 )
 
 

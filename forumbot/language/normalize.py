@@ -44,7 +44,7 @@ _PINYIN = re.compile(r"(?<=[\u3400-\u9fff])\([a-zàáâãäāăǎèéêëēěì�
 # Quote blocks: BBCode [quote]/[quote=x], and HTML <blockquote>, possibly nested.
 _QUOTE_TAG = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]|<(/?)blockquote[^>]*>")
 # Signature separators: a line that is only "--" / "-- " / "——" (or a vBulletin underscore rule).
-_SIGNATURE = re.compile(r"^[ \t]*(?:--|——|_{5,})[ \t]*$", re.M)
+_SIGNATURE = re.compile(r"^[ \t]*(?:--|——|_{5,})[ \t]*$", re.MULTILINE)
 # A line opening a quote in the newsmth / 【引用】 style, or a Discuz "引用 X 发表于" header.
 _QUOTE_HEADER = re.compile(r"^\s*(?:【\s*(?:引用|在|quote)|引用.*发表于)")
 
@@ -123,29 +123,34 @@ def _quote_spans(s: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A line that may be part of a quote: "> ..." , a 【引用】 / "引用 X 发表于" header, or ": ..." (a quoted
+# line under such a header). Only these lines are looked at, so the work is one regex pass.
+_QUOTE_LINE = re.compile(r"(?m)^([ \t]*)(>|:|【\s*(?:引用|在|quote)|引用.*发表于)")
+
+
 def _line_spans(s: str) -> list[tuple[int, int]]:
-    """Spans of quoted lines (``> ...``, 【引用】 headers and the ``: ...`` lines after them) and of
-    the signature (from its separator line to the end)."""
+    """Spans of quoted lines (``> ...``, 【引用】 headers and the ``: ...`` lines right after them) and
+    of the signature (from its separator line to the end)."""
     spans: list[tuple[int, int]] = []
     sig = _SIGNATURE.search(s)
     end = sig.start() if sig else len(s)
     if sig:
         spans.append((sig.start(), len(s)))
-    pos = 0
-    in_header_quote = False
-    while pos < end:
-        nl = s.find("\n", pos, end)
+    header_until = -1  # ": ..." lines count while they follow a header directly
+    for m in _QUOTE_LINE.finditer(s, 0, end):
+        start = m.start()
+        nl = s.find("\n", start, end)
         line_end = end if nl < 0 else nl
-        line = s[pos:line_end]
-        bare = line.lstrip()
-        if _QUOTE_HEADER.match(line):
-            in_header_quote = True
-            spans.append((pos, line_end))
-        elif bare.startswith(">") or (in_header_quote and bare.startswith(":")):
-            spans.append((pos, line_end))
-        else:
-            in_header_quote = False
-        pos = line_end + 1
+        mark = m.group(2)
+        if mark == ">":
+            spans.append((start, line_end))
+        elif mark == ":":
+            if start == header_until:
+                spans.append((start, line_end))
+                header_until = line_end + 1
+        else:  # a 【引用】 or "引用 X 发表于" header
+            spans.append((start, line_end))
+            header_until = line_end + 1
     spans.sort()
     return spans
 

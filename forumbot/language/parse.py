@@ -42,11 +42,14 @@ Work is linear in the length of the message: every look around a verb is bounded
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from forumbot.language import frames, names, targets as T, vocabulary as V
+from forumbot.language import frames, names
+from forumbot.language import targets as T
+from forumbot.language import vocabulary as V
 from forumbot.language.names import Found
 from forumbot.language.normalize import Text, normalize_message
 from forumbot.language.numbers import clue_at, duration_at
@@ -56,8 +59,8 @@ _COMPLETE, _BARE, _ERROR = 3, 2, 1
 quiet_mark = "\x00"  # ``written`` of an error not worth building yet (see _Reader.error)
 
 #: At most this many verb keywords are tried in one message: a message with more is prose, and the
-#: cap bounds the work (a post of 2,000 repeated verb characters costs no more than 200 verbs).
-MAX_CANDIDATES = 200
+#: cap bounds the work (a post of 2,000 repeated verb characters costs no more than 100 verbs).
+MAX_CANDIDATES = 100
 
 #: Every thread mark (see the module docstring).
 THREAD_MARKS = ("line", "hash", "bang", "slash", "bold", "bracket", "tag", "clause")
@@ -333,7 +336,8 @@ def _pm(r: _Reader) -> Command | ParseError:
     out = _Outcome()
     pos = 0
     last_end = 0
-    while (m := V.KEYWORD_RE.search(s, pos)) is not None and r.work.candidates < MAX_CANDIDATES:
+    scan = V.KeywordScanner(s)
+    while (m := scan.next(pos)) is not None and r.work.candidates < MAX_CANDIDATES:
         a, b = m.span()
         pos = a + 1
         r.work.skipped += 1
@@ -377,41 +381,47 @@ def _pm(r: _Reader) -> Command | ParseError:
     return _finish(r, out)
 
 
-def _thread_candidates(r: _Reader, marks: frozenset[str]):
-    """The marked places of a thread post, in text order: (position of the keyword, mark)."""
+def _line_candidates(r: _Reader):
+    """Line starts (after any marks) in text order: (position, mark)."""
     s = r.s
-    found: dict[int, str] = {}
     for m in _LINE_MARKS.finditer(s):
         lead = m.group(1)
         if "【" in lead:
-            mark = "bracket"
-        elif "##" in lead or "#" in lead:
-            mark = "hash"
+            yield m.end(), "bracket"
+        elif "#" in lead:
+            yield m.end(), "hash"
         elif "!" in lead:
-            mark = "bang"
+            yield m.end(), "bang"
         elif "/" in lead:
-            mark = "slash"
+            yield m.end(), "slash"
         elif m.end() in r.t.bold:
-            mark = "bold"
+            yield m.end(), "bold"
         else:
-            mark = "line"
             fp = _FIRST_PERSON.match(s, m.end())
             if fp:
                 k = V.KEYWORD_RE.match(s, fp.end())
                 if k and _whole_line(s, k.end()):
-                    found.setdefault(fp.end(), "person")
-        found.setdefault(m.end(), mark)
-        if m.end() == m.start() and m.end() >= len(s):
+                    yield fp.end(), "person"
+            yield m.end(), "line"
+        if m.end() >= len(s):
             break
-    for m in _HASH_MID.finditer(s):
-        found.setdefault(m.end(), "hash")
-    for p in r.t.bold:
-        found.setdefault(p, "bold")
+
+
+def _thread_candidates(r: _Reader, marks: frozenset[str]):
+    """The marked places of a thread post, lazily in text order: (position of the keyword, mark)."""
+    s = r.s
+    sources = [_line_candidates(r), ((m.end(), "hash") for m in _HASH_MID.finditer(s)),
+               ((p, "bold") for p in sorted(r.t.bold))]
     if "clause" in marks:
         c = _LAST_CLAUSE.search(s)
         if c:
-            found.setdefault(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")
-    return sorted((p, mk) for p, mk in found.items() if (mk if mk != "person" else "line") in marks)
+            sources.append(iter([(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")]))
+    last = -1
+    for p, mk in heapq.merge(*sources):
+        if p == last or (mk if mk != "person" else "line") not in marks:
+            continue
+        last = p
+        yield p, mk
 
 
 def _whole_line(s: str, b: int) -> bool:
@@ -448,11 +458,11 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
     for a, mark in _thread_candidates(r, marks):
         if r.work.candidates >= MAX_CANDIDATES:
             break
-        m = V.KEYWORD_RE.match(s, a)
-        if m is None or r.names.inside(a, m.end()):
+        k = V.KEYWORD_RE.match(s, a)
+        if k is None or r.names.inside(a, k.end()):
             continue
         r.work.candidates += 1
-        kw, b = m.group(), m.end()
+        kw, b = k.group(), k.end()
         verb, fixed = V.KEYWORDS[kw]
         if verbs is not None and verb not in verbs and not (verb == "nolynch" and "vote" in verbs):
             continue

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forumbot.language import names, vocabulary as V
+from forumbot.language import names
+from forumbot.language import vocabulary as V
 from forumbot.language.names import Found, RosterIndex
 
 _WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS)
@@ -32,7 +33,7 @@ _SEPS = re.compile(r"[ \t,、/;|:】\]」@]*")
 WORD_CAP = 64
 #: A list longer than this is no ballot (it bounds the work of reading one list).
 LIST_CAP = 32
-_WORD = re.compile("[^" + re.escape("".join(sorted(_WORD_END))) + "]{0,%d}" % WORD_CAP)
+_WORD = re.compile("[^" + re.escape("".join(sorted(_WORD_END))) + "]{0," + str(WORD_CAP) + "}")
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ class PostNumber:
 
 def skip_separators(s: str, pos: int) -> int:
     """Position after any separators (spaces, colons, commas…) at ``pos``."""
-    return _SEPS.match(s, pos).end()
+    m = _SEPS.match(s, pos)  # matches the empty string at worst
+    return m.end() if m else pos
 
 
 def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
@@ -70,7 +72,8 @@ def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
 
 def word_end(s: str, pos: int) -> int:
     """End of the word at ``pos`` (up to a separator or clause break, at most WORD_CAP characters)."""
-    return _WORD.match(s, pos).end()
+    m = _WORD.match(s, pos)  # matches the empty string at worst
+    return m.end() if m else pos
 
 
 def _trim(s: str, start: int, end: int) -> int:

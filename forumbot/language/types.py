@@ -66,7 +66,7 @@ class Roster:
     entries: tuple[RosterEntry, ...]
 
     @classmethod
-    def of(cls, names: list[str], aliases: dict[str, list[str]] | None = None) -> "Roster":
+    def of(cls, names: list[str], aliases: dict[str, list[str]] | None = None) -> Roster:
         """Build a roster from names in seat order (seat 1 first) and an optional alias map."""
         aliases = aliases or {}
         return cls(tuple(RosterEntry(i + 1, n, tuple(aliases.get(n, ()))) for i, n in enumerate(names)))

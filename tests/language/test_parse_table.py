@@ -488,7 +488,14 @@ def test_loose_names_never_guess_between_two():
 
 
 def test_every_verb_word_of_the_templates_parses():
-    from forumbot.language.vocabulary import ARITY, FREE, NONE, NUMBER, TARGETS, VERB_WORDS
+    from forumbot.language.vocabulary import (
+        ARITY,
+        FREE,
+        NONE,
+        NUMBER,
+        TARGETS,
+        VERB_WORDS,
+    )
 
     args = {TARGETS: " 张三", NUMBER: " 2", NONE: "", FREE: ""}
     for locale, words in VERB_WORDS.items():

@@ -11,7 +11,6 @@ the reason; they still count as misses.
 from __future__ import annotations
 
 import pytest
-
 from corpus import judge, load, read
 
 #: Corpus ids whose label we think is wrong (kept as misses, not bent around): id -> why.
