@@ -209,12 +209,13 @@ class Game:
                      verbs=verbs)
 
     def thread_error(self, seat: int, parsed: Command | ParseError, out: Step) -> None:
-        """Reply to a marked thread command that does not read (``##vote Rasputin``); chat
-        (no_command) gets no reply."""
-        if isinstance(parsed, ParseError) and parsed.code != "no_command":
+        """Reply by PM to a marked thread vote that does not read (``##vote Rasputin``), in a game that
+        takes votes from the thread: it is never lost silently. Talk (no_command) gets no reply."""
+        if isinstance(parsed, ParseError) and parsed.code != "no_command" and not self.paused:
+            out.events.append(Event("rejected", {"seat": seat, "verb": parsed.verb, "reason": parsed.code,
+                                                 "thread": True}))
             self.reply(seat, "common/parse_error", out, code=parsed.code, verb=parsed.verb, written=parsed.written,
-                       candidates=self.names(parsed.candidates), organiser=False, frame=None,
-                       meant_targets=[], meant_number=None)
+                       candidates=self.names(parsed.candidates), organiser=False, thread=True)
 
     def unvoted(self, seat: int, withdrawn: Any, out: Step) -> None:
         """Reply and log an unvote: ``withdrawn`` is the withdrawn ballot, or None when the first vote

@@ -163,11 +163,8 @@ class InterviewVampire(Ruleset):
                 self._refuse(seat, cmd, "wrong_phase", out)
             elif not g.vote_command(seat, cmd, out):
                 self._day_vote(seat, cmd, out)
-        elif cmd.code != "no_command" and cmd.verb == "vote" and g.phase.kind == "day" and not g.paused:
-            # day votes are cast only here: a marked vote that does not read is answered by PM, never lost
-            out.events.append(Event("rejected", {"seat": seat, "verb": "vote", "reason": cmd.code, "thread": True}))
-            g.reply(seat, "common/parse_error", out, code=cmd.code, verb=cmd.verb, written=cmd.written,
-                    candidates=g.names(cmd.candidates), organiser=False, thread=True)
+        elif g.phase.kind == "day":
+            g.thread_error(seat, cmd, out)  # day votes are cast only here: never lost silently
 
     def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
         g = self.game
