@@ -95,9 +95,6 @@ _NO_LYNCH = re.compile(
 )
 _DETERMINER = re.compile(r"(?<![a-z'])(?:" + "|".join(V.DETERMINERS) + r")\s+$")
 _NEW_NAME_END = re.compile(r"[\n,;。!?]")
-_BREAK_LATIN = re.compile(r"[\n,、;:.。!?…~]")
-_BREAK_CJK = re.compile(r"[\s,、;:.。!?…~]")
-_SENTENCE_BREAK = re.compile(r"[\n.。!?…;]")
 # Thread marks at the start of a line: any mix of ##, #, !, /, 【, @name.
 _LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
 _HASH_MID = re.compile(r"##[ \t]*")
@@ -140,19 +137,25 @@ class _Spans:
 
 
 class _Breaks:
-    """Clause-break positions, to find where the clause holding a position starts."""
+    """Where the clause holding a position starts, looking back at most ``window`` characters (every
+    caller only cares about a short clause prefix, so the look is bounded)."""
 
-    def __init__(self, pattern: re.Pattern[str], s: str) -> None:
-        self.at = [m.start() for m in pattern.finditer(s)]
-
-    def start(self, a: int) -> int:
-        i = bisect_left(self.at, a) - 1
-        return self.at[i] + 1 if i >= 0 else 0
+    def __init__(self, chars: str, s: str, window: int = 64) -> None:
+        self.last = re.compile("[" + re.escape(chars) + "](?=[^" + re.escape(chars) + "]*$)")
+        self.s = s
+        self.window = window
 
     def before(self, a: int) -> int:
-        """The position of the break that ends the previous clause, or -1."""
-        i = bisect_left(self.at, a) - 1
-        return self.at[i] if i >= 0 else -1
+        """The position of the break that ends the previous clause: -1 when there is none before
+        ``a``, or ``a - window - 1`` when none is within the window (the clause is longer)."""
+        lo = max(0, a - self.window)
+        m = self.last.search(self.s, lo, a)
+        if m:
+            return m.start()
+        return -1 if lo == 0 else lo - 1
+
+    def start(self, a: int) -> int:
+        return self.before(a) + 1
 
 
 class _Reader:
@@ -167,8 +170,8 @@ class _Reader:
         work.chars = len(self.s)
         self.names = _Spans(names.occurrences(self.ix, self.s))
         self.prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
-        self.breaks_latin = _Breaks(_BREAK_LATIN, self.s)
-        self.breaks_cjk = _Breaks(_BREAK_CJK, self.s)
+        self.breaks_latin = _Breaks("\n,、;:.。!?…~", self.s)
+        self.breaks_cjk = _Breaks("\n,、;:.。!?…~ \t\r\f\v\u3000", self.s)
         self.quiet = False
 
     # --- clause tests -----------------------------------------------------------------------------
