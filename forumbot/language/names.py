@@ -52,6 +52,7 @@ class RosterIndex:
     runs: dict[str, frozenset[int]] = field(default_factory=dict)
     initials: dict[str, frozenset[int]] = field(default_factory=dict)
     single: tuple[tuple[int, str], ...] = ()
+    scan: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def _index(roster: Roster) -> RosterIndex:
         runs={k: frozenset(v) for k, v in runs.items()},
         initials={k: frozenset(v) for k, v in initials.items()},
         single=tuple(single),
+        scan=_scan_patterns(ordered),
     )
 
 
@@ -210,11 +212,31 @@ def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
     return (), ""
 
 
+def _scan_patterns(ordered: list[str]) -> tuple[re.Pattern[str], ...]:
+    """The names as two patterns for scanning a whole text: names that start with a Latin letter or
+    digit behind one word boundary, the others plainly (one lookbehind per branch makes a joint
+    pattern many times slower to scan)."""
+    latin = [f for f in ordered if _LATIN_END.match(f[0])]
+    other = [f for f in ordered if not _LATIN_END.match(f[0])]
+    out = []
+    if latin:
+        out.append(re.compile(r"(?<![a-z0-9])(?:" + "|".join(_form_regex(f) for f in latin) + ")"))
+    if other:
+        out.append(re.compile("|".join(_form_regex(f) for f in other)))
+    return tuple(out)
+
+
 def occurrences(ix: RosterIndex, s: str) -> list[tuple[int, int]]:
-    """Spans of every exact name occurrence in ``s`` (leftmost-longest, not overlapping)."""
-    if ix.pattern is None:
-        return []
-    return [m.span() for m in ix.pattern.finditer(s)]
+    """Spans of every exact name occurrence in ``s`` (leftmost, the longest at a position, not
+    overlapping)."""
+    if len(ix.scan) == 1:
+        return [m.span() for m in ix.scan[0].finditer(s)]
+    spans = sorted((m.start(), -m.end()) for p in ix.scan for m in p.finditer(s))
+    out: list[tuple[int, int]] = []
+    for a, neg_b in spans:
+        if not out or a >= out[-1][1]:
+            out.append((a, -neg_b))
+    return out
 
 
 def _name_at(ix: RosterIndex, s: str, pos: int) -> Found | None:

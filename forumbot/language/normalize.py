@@ -59,6 +59,11 @@ _FORMAT_TAG = re.compile(
 _BOLD_OPEN = re.compile(r"\[b\]|\*\*|__")
 
 
+# A character that can begin something normalize_message drops: a tag, a quote mark or header, a
+# signature rule, a pinyin mark, Markdown bold or strike.
+_SPECIAL = re.compile(r"[\[<>【:\-—_*~(/引]")
+
+
 @dataclass(frozen=True)
 class Text:
     """A message in canonical form. ``s``: the canonical text; ``orig``: the message as received;
@@ -176,6 +181,8 @@ def normalize_message(text: str) -> Text:
             idx.extend([i] * len(f))
         s = "".join(parts)
     s = s.replace("\r\n", " \n").replace("\r", "\n")
+    if not _SPECIAL.search(s):  # nothing to drop (most messages): skip the passes below
+        return Text(s, orig, tuple(idx))
     s, idx = _drop(s, idx, _quote_spans(s))
     s, idx = _drop(s, idx, _line_spans(s))
     s, idx = _drop(s, idx, [m.span() for m in _PINYIN.finditer(s)])

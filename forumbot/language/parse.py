@@ -136,12 +136,21 @@ class _Spans:
         return i >= 0 and b <= self.ends[i]
 
 
+def _last_break(chars: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(chars) + "](?=[^" + re.escape(chars) + "]*$)")
+
+
+# Clause breaks: for Latin verbs punctuation and line ends; for CJK verbs also spaces.
+_LAST_BREAK_LATIN = _last_break("\n,、;:.。!?…~")
+_LAST_BREAK_CJK = _last_break("\n,、;:.。!?…~ \t\r\f\v\u3000")
+
+
 class _Breaks:
     """Where the clause holding a position starts, looking back at most ``window`` characters (every
     caller only cares about a short clause prefix, so the look is bounded)."""
 
-    def __init__(self, chars: str, s: str, window: int = 64) -> None:
-        self.last = re.compile("[" + re.escape(chars) + "](?=[^" + re.escape(chars) + "]*$)")
+    def __init__(self, last: re.Pattern[str], s: str, window: int = 64) -> None:
+        self.last = last  # a break with no other break after it in the searched slice
         self.s = s
         self.window = window
 
@@ -170,8 +179,8 @@ class _Reader:
         work.chars = len(self.s)
         self.names = _Spans(names.occurrences(self.ix, self.s))
         self.prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
-        self.breaks_latin = _Breaks("\n,、;:.。!?…~", self.s)
-        self.breaks_cjk = _Breaks("\n,、;:.。!?…~ \t\r\f\v\u3000", self.s)
+        self.breaks_latin = _Breaks(_LAST_BREAK_LATIN, self.s)
+        self.breaks_cjk = _Breaks(_LAST_BREAK_CJK, self.s)
         self.quiet = False
 
     # --- clause tests -----------------------------------------------------------------------------
