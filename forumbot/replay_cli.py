@@ -10,7 +10,13 @@ import typer
 from forumbot.cli import app
 from forumbot.demo import pad
 from forumbot.render import Renderer
-from forumbot.replay import ReplayResult, TranscriptError, load_transcript, replay
+from forumbot.replay import (
+    ReplayResult,
+    Transcript,
+    TranscriptError,
+    load_transcript,
+    replay,
+)
 
 
 @app.command("replay")
@@ -19,6 +25,9 @@ def replay_command(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of text"),
     locale: str = typer.Option(None, help="zh-Hans, zh-Hant or en (default: the transcript's)"),
     markup: str = typer.Option(None, help="markdown or bbcode (default: the transcript's)"),
+    html: Path = typer.Option(None, "--html", help="also write the game's HTML report into this folder"),
+    public: bool = typer.Option(False, "--public", help="with --html: only what the game thread showed"),
+    organiser: bool = typer.Option(False, "--organiser", help="with --html: the full report of an unfinished game"),
 ) -> None:
     """Play a game from a transcript and print each phase's outcome, the posts and private messages
     the bot would send, and the final standings."""
@@ -29,10 +38,26 @@ def replay_command(
     except (TranscriptError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if html is not None:
+        _write_html(t, result, transcript, html, public, organiser, renderer.locale)
     if as_json:
         typer.echo(json.dumps(result.to_json(renderer), ensure_ascii=False, indent=2))
     else:
         typer.echo(format_text(result, renderer))
+
+
+def _write_html(t: Transcript, result: ReplayResult, transcript: Path, out: Path, public: bool, organiser: bool,
+                locale: str) -> None:
+    """The replay's report page (issue 13): refused, as for a season, when the game is not over and
+    neither --public nor --organiser was given."""
+    from forumbot.report.data import extract
+    from forumbot.report.log import from_replay
+    from forumbot.report_cli import REFUSED, write
+
+    if not (public or organiser or result.game.finished):
+        typer.echo(REFUSED.format(name=transcript.stem).replace("season", "game", 1), err=True)
+        raise typer.Exit(2)
+    write(extract(from_replay(t, result, transcript.stem), public=public), locale, out)
 
 
 def format_text(result: ReplayResult, renderer: Renderer) -> str:

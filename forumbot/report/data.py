@@ -1,0 +1,242 @@
+"""The report's plain data, from a :class:`~forumbot.report.log.GameLog`.
+
+Everything here is JSON-able and is what the page embeds (``<script type="application/json">``) and its
+charts draw. Two views:
+
+- the full report (``public=False``): roles, camps, night actions, scores — for the organiser, or for
+  everyone once the game is over;
+- the public report (``public=True``): only what the thread showed. Vote rounds come from the vote-result
+  posts the bot made (so a vote the rules keep secret, or a count the weather hides, never appears),
+  deaths say how only when the thread says so (a vote, a penalty), phases show their kind and deadline.
+  Roles, camps, winner and scores appear only once the game is over (the final post reveals them).
+  Rulebooks: each ruleset's rules on what is announced; the brief's "a player's private information is a
+  rule too".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from forumbot.engine.game import Game
+from forumbot.report.log import GameLog
+
+# Ways out that the thread itself announces (a vote-result post, the penalty post); any other way out is
+# shown publicly as a plain death, so the cause cannot tell who acted at night.
+PUBLIC_REASONS = frozenset({"voted", "sun", "banished", "chosen", "drawn", "penalty", "suicide"})
+# Events that are not "what happened" lines of the timeline (they have their own parts of the report).
+_PLAIN = frozenset({"phase_opened", "deadline", "player_out", "ballot", "roles_dealt", "game_over", "vote_closed",
+                    "banish_closed", "sage_vote_closed", "setup", "command_in_thread"})
+# Event keys that hold a seat (or a list of seats): shown as names.
+_SEAT_KEYS = frozenset({"seat", "voter", "target", "actor", "killer", "victim", "chosen", "from", "to", "tied",
+                        "dead", "choices", "votes", "saved_seat", "guarded", "replaced", "out", "suicides", "warned"})
+
+
+def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
+    """The report data of ``log``: ``meta``, ``players``, ``phases`` (the timeline), ``votes`` (one per
+    vote round, run-offs included), ``deaths``, ``scores`` (sunlight: running personal scores and the win
+    index against its threshold; else None), ``camps`` (living players per camp after each phase) and
+    ``standings``. With ``public`` only what the thread showed (see the module docstring)."""
+    g = log.game
+    revealed = not public or g.finished
+    alive_at = _alive_at_open(log)
+    votes = _votes(log, alive_at)
+    deaths = _deaths(log, public)
+    summary = g.ruleset.summary() if revealed else {}
+    scores, ranks = summary.get("scores", {}), summary.get("ranks", {})
+    players = []
+    for p in g.players:
+        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "alive": p.alive}
+        death = next((d for d in deaths if d["name"] == p.name), None)
+        row["out_reason"] = death["reason"] if death else None
+        row["out_round"] = death["round"] if death else None
+        if revealed:
+            row.update(role=p.role, camp=_camp(g, p.seat), score=_num(scores.get(p.seat)), rank=ranks.get(p.seat))
+        players.append(row)
+    return {
+        "meta": {
+            "title": log.title, "ruleset": g.ruleset.id, "locale": log.locale, "public": public,
+            "finished": g.finished, "winner": g.winner if g.finished else None,
+            "phase": {"kind": g.phase.kind, "round": g.phase.round, "id": g.phase.id},
+        },
+        "players": players,
+        "phases": _timeline(log, votes, deaths, public),
+        "votes": votes,
+        "deaths": deaths,
+        "scores": _scores(g) if revealed else None,
+        "camps": _camps(log) if revealed else None,
+        "standings": _standings(players) if revealed and g.finished else [],
+    }
+
+
+def _num(x: Any) -> Any:
+    """A number as players write it: 3 rather than 3.0."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
+def _alive_at_open(log: GameLog) -> dict[int, list[str]]:
+    """phase id -> names alive when the phase opened."""
+    g = log.game
+    alive = [p.name for p in g.players]
+    out: dict[int, list[str]] = {0: list(alive)}
+    for r in log.records:
+        for e in r.step.events:
+            if e.kind == "player_out" and e.data["name"] in alive:
+                alive.remove(e.data["name"])
+            elif e.kind == "phase_opened":
+                out[e.data["phase_id"]] = list(alive)
+    return out
+
+
+def _votes(log: GameLog, alive_at: dict[int, list[str]]) -> list[dict[str, Any]]:
+    """Every vote round the thread was shown: the posts whose data carries ``ballots``."""
+    g = log.game
+    points = list(getattr(g.ruleset.params, "points", ()) or ())
+    ranked = g.ruleset.id == "sunlight"  # a sunlight ballot names up to two, ranked, worth params.points
+    votes: list[dict[str, Any]] = []
+    for r in log.records:
+        for post in r.step.posts:
+            d = post.data
+            if "ballots" not in d:
+                continue
+            ballots = []
+            for b in d["ballots"]:
+                targets = list(b["choices"]) if "choices" in b else ([b["choice"]] if b.get("choice") else [])
+                weight = _num(b.get("weight", 1))
+                ballot: dict[str, Any] = {"voter": b["voter"], "targets": targets, "weight": weight,
+                                          "void": bool(b.get("void") or b.get("blown"))}
+                ballot["points"] = [_num(x) for x in points[: len(targets)]] if ranked else [weight] * len(targets)
+                ballots.append(ballot)
+            if "received" in d:
+                totals = [{"name": c["name"], "value": _num(c["points"])} for c in d["received"]]
+            else:
+                totals = [{"name": c["name"], "value": _num(c["votes"])} for c in d.get("counts", [])]
+            voters = {b["voter"] for b in ballots}
+            if "missing" in d:
+                missing = list(d["missing"])
+            elif d.get("kousa"):
+                missing = []  # the weather hides who voted
+            else:
+                missing = [n for n in alive_at.get(r.phase_id, []) if n not in voters]
+            phase = g.phases[r.phase_id]
+            votes.append({
+                "index": len(votes), "phase_id": r.phase_id, "phase": phase.kind, "round": d.get("round", phase.round),
+                "number": d.get("number", 1), "kind": d.get("kind") or post.key.split("/")[-1].removesuffix("_result"),
+                "result": d.get("result") or ("decided" if d.get("out") else "tied" if d.get("tied") else "none"),
+                "chosen": d.get("chosen") or d.get("out"), "tied": list(d.get("tied") or []),
+                "ballots": ballots, "totals": totals, "missing": missing, "hidden": bool(d.get("kousa")),
+                "ranked": ranked,
+            })
+    return votes
+
+
+def _deaths(log: GameLog, public: bool) -> list[dict[str, Any]]:
+    g = log.game
+    deaths = []
+    for r in log.records:
+        for e in r.step.events:
+            if e.kind != "player_out":
+                continue
+            phase = g.phases[e.data["phase_id"]]
+            reason = e.data["reason"]
+            row = {"name": e.data["name"], "round": phase.round, "reason": reason}
+            if public and reason not in PUBLIC_REASONS:
+                row["reason"] = "died"
+            if not public:
+                row["phase"] = phase.kind
+            deaths.append(row)
+    return deaths
+
+
+def _timeline(log: GameLog, votes: list[dict[str, Any]], deaths: list[dict[str, Any]], public: bool) -> list[dict[str, Any]]:
+    g = log.game
+    rows = []
+    for ph in g.phases:
+        recs = [r for r in log.records if r.phase_id == ph.id]
+        out = [e.data["name"] for r in recs for e in r.step.events if e.kind == "player_out"]
+        row: dict[str, Any] = {
+            "id": ph.id, "kind": ph.kind, "round": ph.round, "day": ph.day,
+            "opened_at": _when(log, log.opened_at.get(ph.id)), "deadline": _when(log, log.deadlines.get(ph.id)),
+            "out": out, "votes": [v["index"] for v in votes if v["phase_id"] == ph.id],
+            "posts": sum(len(r.step.posts) for r in recs), "current": ph.id == g.phase.id and not g.finished,
+        }
+        if not public:
+            row["facts"] = [_fact(g, e.kind, e.data) for r in recs for e in r.step.events if e.kind not in _PLAIN]
+        rows.append(row)
+    return rows
+
+
+def _fact(g: Game, kind: str, data: dict[str, Any]) -> dict[str, str]:
+    """An event as one line: its kind and its data with seats written as names."""
+    def show(key: str, value: Any) -> str:
+        if key in _SEAT_KEYS:
+            if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(g.players):
+                return g.name(value)
+            if isinstance(value, list) and all(isinstance(v, int) and 1 <= v <= len(g.players) for v in value):
+                return ", ".join(g.names(value)) or "-"
+        if isinstance(value, dict):
+            return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+        return "-" if value is None else str(value)
+
+    return {"kind": kind, "text": "; ".join(f"{k}: {show(k, v)}" for k, v in data.items() if k != "phase_id")}
+
+
+def _when(log: GameLog, at: datetime | None) -> str | None:
+    if at is None:
+        return None
+    local = at.astimezone(log.tz) if log.tz is not None else at
+    return local.strftime("%Y-%m-%d %H:%M")
+
+
+def _camp(g: Game, seat: int) -> str:
+    camp = getattr(g.ruleset, "camp", None)
+    if callable(camp):
+        return str(camp(seat))
+    role = g.player(seat).role
+    return type(g.ruleset).roles.get(role, role)
+
+
+def _camps(log: GameLog) -> dict[str, Any]:
+    """Living players per camp (the camp each player ends the game in) after each phase."""
+    g = log.game
+    camp = {p.name: _camp(g, p.seat) for p in g.players}
+    names = sorted(set(camp.values()))
+    alive = set(camp)
+    points = []
+    for ph in g.phases:
+        for r in log.records:
+            if r.phase_id == ph.id:
+                alive -= {e.data["name"] for e in r.step.events if e.kind == "player_out"}
+        points.append({"phase_id": ph.id, "kind": ph.kind, "round": ph.round,
+                       "counts": {c: sum(1 for n in alive if camp[n] == c) for c in names}})
+    return {"camps": names, "points": points}
+
+
+def _scores(g: Game) -> dict[str, Any] | None:
+    """Sunlight's score lines: each player's running personal score after each vote round, and the win
+    index (Σ goods' correct points / Σ all points, suicides' ballots left out) against its threshold.
+    Rulebook: 阳光杀 「个人积分及名次」 and the win index clause."""
+    if g.ruleset.id != "sunlight":
+        return None
+    s = g.ruleset.s  # type: ignore[attr-defined]
+    threshold: float = g.ruleset.params.win_threshold  # type: ignore[attr-defined]
+    suicides = {p.seat for p in g.players if p.out_reason == "suicide"}
+    rounds = [v.round for v in s.votes]
+    lines: dict[str, list[float]] = {}
+    for p in g.players:
+        run, line = 0.0, []
+        for rnd in rounds:
+            run += s.good_scores.get(p.seat, {}).get(rnd, 0) + s.killer_scores.get(p.seat, {}).get(rnd, 0)
+            line.append(_num(run))
+        lines[p.name] = line
+    index, correct, total = [], 0.0, 0.0
+    for v in s.votes:
+        correct += sum(x for voter, x in v.correct.items() if voter not in suicides)
+        total += sum(x for voter, x in v.total.items() if voter not in suicides)
+        index.append(round(correct / total, 4) if total else 0.0)
+    return {"rounds": rounds, "lines": lines, "win_index": index, "threshold": threshold}
+
+
+def _standings(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = [p for p in players]
+    return sorted(rows, key=lambda p: (p["rank"] if p.get("rank") is not None else 10**6, p["seat"]))

@@ -1,0 +1,51 @@
+"""Writing a report's HTML page (and the series page) with its assets.
+
+The page is ``templates/html/<page>.html`` (structure) with the words of
+``templates/<locale>/report/words.html``, rendered by Jinja2 with HTML autoescaping, so any name a player
+chose (``<script>``...) is shown as text. The report data is embedded as JSON
+(``<script type="application/json" id="report-data">``, written with Jinja2's ``tojson``, which escapes
+``<``, ``>``, ``&`` and ``'``) and drawn by ``assets/report.js`` with Apache ECharts
+(``assets/echarts.min.js``, Apache License 2.0, its LICENSE and NOTICE copied alongside). Everything is
+local: the page works offline, from a file.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from forumbot.render import LOCALES, TEMPLATES
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+_LANG = {"zh-Hans": "zh-Hans", "zh-Hant": "zh-Hant", "en": "en"}
+
+
+def environment(locale: str) -> jinja2.Environment:
+    """The Jinja2 environment of report pages in ``locale``; ValueError for an unknown locale."""
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(TEMPLATES / locale), str(TEMPLATES / "html")]),
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+    )
+
+
+def render_page(page: str, data: dict[str, Any], locale: str) -> str:
+    """The HTML text of ``page`` ("report" or "series") for ``data`` in ``locale``."""
+    return environment(locale).get_template(f"{page}.html").render(data=data, lang=_LANG[locale])
+
+
+def write_page(page: str, data: dict[str, Any], locale: str, out_dir: str | Path) -> Path:
+    """Write ``index.html`` (``page`` rendered) and ``assets/`` into ``out_dir`` (created if needed);
+    returns the page's path. Raises OSError when the folder cannot be written."""
+    out = Path(out_dir)
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    for asset in ASSETS.iterdir():
+        if asset.is_file():
+            shutil.copyfile(asset, out / "assets" / asset.name)
+    path = out / "index.html"
+    path.write_text(render_page(page, data, locale), encoding="utf-8")
+    return path

@@ -1,0 +1,170 @@
+"""The season report page (issue 13): its data (asserted on the JSON the page embeds), what the public
+report may show, escaping, and that it needs nothing from the network."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from forumbot.cli import app
+from forumbot.replay import parse_transcript, replay
+from forumbot.report.data import extract
+from forumbot.report.html import render_page, write_page
+from forumbot.report.log import from_transcript
+
+TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
+DATA = re.compile(r'<script type="application/json" id="report-data">(.*?)</script>', re.DOTALL)
+
+
+def raw(name: str) -> dict:
+    return yaml.safe_load((TRANSCRIPTS / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def page_data(html: str) -> dict:
+    """The report data embedded in a page."""
+    match = DATA.search(html)
+    assert match, "no embedded report data"
+    return json.loads(match.group(1))
+
+
+def report(t_raw: dict, public: bool = False) -> tuple[dict, str]:
+    t = parse_transcript(t_raw)
+    data = extract(from_transcript(t, "test"), public=public)
+    html = render_page("report", data, t.locale)
+    return page_data(html), html
+
+
+def test_sunlight_report_holds_the_rounds_ranked_ballots_scores_and_standings():
+    t = parse_transcript(raw("sunlight_worked_example"))
+    result = replay(t)
+    data, html = report(raw("sunlight_worked_example"))
+    votes = data["votes"]
+    assert [v["round"] for v in votes] == [1, 3, 5, 7]
+    first = votes[0]
+    a = next(b for b in first["ballots"] if b["voter"] == "A")
+    assert a["targets"] == ["B", "D"] and a["points"] == [3, 2]  # first and second name: 3 and 2 points
+    assert {t["name"]: t["value"] for t in first["totals"]}["C"] == 11 and first["chosen"] == "C"
+    assert votes[1]["chosen"] is None and votes[1]["tied"] == ["A", "G"]
+    summary = result.game.ruleset.summary()
+    standings = data["standings"]
+    assert [(p["name"], p["score"], p["rank"]) for p in standings][:2] == [("A", 11, 1), ("B", 8, 2)]
+    assert {p["name"]: p["score"] for p in standings} == {result.game.name(s): v for s, v in summary["scores"].items()}
+    assert data["scores"]["win_index"][-1] == pytest.approx(summary["win_index"], abs=1e-4)
+    assert data["scores"]["threshold"] == 0.35 and data["scores"]["rounds"] == [1, 3, 5, 7]
+    assert [(d["name"], d["round"], d["reason"]) for d in data["deaths"]][:2] == [("C", 1, "voted"), ("E", 2, "killed")]
+    assert 'id="vote-chart-3"' in html and 'id="score-chart"' in html and 'id="index-chart"' in html
+
+
+def test_killer_club_report_holds_the_run_offs_and_the_victims_choice():
+    data, html = report(raw("killer_club_full_game"))
+    day2 = [v for v in data["votes"] if v["round"] == 2]
+    assert [v["number"] for v in day2] == [1, 2, 3]  # the vote and two run-offs
+    assert all(v["tied"] == ["王五", "小明"] for v in day2)
+    assert [v["phase"] for v in day2] == ["vote", "runoff", "runoff"]
+    day1 = data["votes"][0]
+    assert day1["chosen"] == "李四" and {t["name"]: t["value"] for t in day1["totals"]} == {"李四": 10, "趙六": 4}
+    assert [(d["name"], d["reason"]) for d in data["deaths"] if d["round"] == 2] == [("阿珍", "killed"), ("王五", "chosen")]
+    assert data["meta"]["winner"] == "police" and data["camps"]["points"][-1]["counts"]["killer"] == 1  # the helper
+    assert "王五 被投出" not in html and "王五" in html
+
+
+def test_who_did_not_vote_is_listed():
+    t_raw = raw("killer_club_full_game")
+    t_raw["phases"][1]["messages"] = [m for m in t_raw["phases"][1]["messages"] if m[0] not in ("Bob", "阿強")]
+    data, _ = report(t_raw)
+    assert data["votes"][0]["missing"] == ["阿強", "Bob"]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in TRANSCRIPTS.glob("*.yaml")))
+def test_every_transcript_makes_an_offline_page(name, tmp_path):
+    t = parse_transcript(raw(name))
+    for public in (False, True):
+        out = tmp_path / ("public" if public else "full")
+        path = write_page("report", extract(from_transcript(t, name), public=public), t.locale, out)
+        html = path.read_text(encoding="utf-8")
+        sources = re.findall(r'<script[^>]*\bsrc="([^"]+)"', html) + re.findall(r'<link[^>]*\bhref="([^"]+)"', html)
+        assert sources and all(not re.match(r"(https?:)?//", s) for s in sources)
+        assert all((out / s).is_file() for s in sources)
+        assert (out / "assets" / "echarts.LICENSE").is_file() and (out / "assets" / "echarts.NOTICE").is_file()
+        assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+        data = page_data(html)
+        assert data["meta"]["ruleset"] == t.ruleset and len(data["phases"]) >= 2
+        assert len(re.findall(r'class="chart vote-chart"', html)) == len(data["votes"])
+
+
+def _truncated(name: str, phases: int) -> dict:
+    t_raw = raw(name)
+    t_raw["phases"] = t_raw["phases"][:phases]
+    return t_raw
+
+
+def test_public_report_of_a_running_game_does_not_depend_on_the_draw():
+    # Two killer_club games with the same inputs whose draws differ only in two players who did
+    # nothing the thread could see: a police (周八) and a civilian (小明) trade roles.
+    first = _truncated("killer_club_full_game", 3)
+    second = copy.deepcopy(first)
+    second["roles"] = {**first["roles"], "小明": "police"}
+    del second["roles"]["周八"]
+    public = [report(t, public=True) for t in (first, second)]
+    assert public[0][1] == public[1][1]  # the same page, byte for byte
+    full = [report(t)[0] for t in (first, second)]
+    assert full[0]["players"] != full[1]["players"]  # ...while the draws do differ
+
+
+def test_public_report_of_a_running_game_shows_no_role_and_no_private_result():
+    for name, phases in (("killer_club_full_game", 3), ("vampire_village_deaths", 6), ("human_kill_core", 4),
+                         ("interview_vampire_full_game", 3), ("sunlight_worked_example", 3)):
+        data, html = report(_truncated(name, phases), public=True)
+        assert not data["meta"]["finished"] and data["meta"]["winner"] is None
+        assert all(set(p) == {"seat", "name", "alive", "out_reason", "out_round"} for p in data["players"])
+        assert data["scores"] is None and data["camps"] is None and data["standings"] == []
+        assert all("facts" not in ph for ph in data["phases"])
+        assert all(d["reason"] in {"voted", "sun", "banished", "chosen", "drawn", "penalty", "suicide", "died"}
+                   for d in data["deaths"])
+        assert 'id="standings"' not in html and 'class="fact"' not in html
+
+
+def test_vampire_village_public_report_hides_how_a_night_death_happened():
+    data, _ = report(_truncated("vampire_village_deaths", 4), public=True)
+    full, _ = report(_truncated("vampire_village_deaths", 4))
+    assert {d["reason"] for d in full["deaths"]} & {"poisoned", "killed", "lover", "shot"}
+    assert {d["reason"] for d in data["deaths"]} <= {"died", "voted"}
+
+
+def test_names_cannot_inject_markup():
+    bad = "</script><script>alert(1)</script>"
+    t_raw = raw("killer_club_full_game")
+    t_raw["players"] = [bad if p == "Bob" else p for p in t_raw["players"]]
+    for entry in t_raw["phases"]:
+        entry["messages"] = [[bad if s == "Bob" else s, text] for s, text in entry.get("messages", [])]
+    for public in (False, True):
+        data, html = report(t_raw, public=public)
+        assert "<script>alert(1)" not in html and "&lt;/script&gt;&lt;script&gt;alert(1)" in html
+        assert bad in [p["name"] for p in data["players"]]  # the JSON still holds the name as it is
+        assert any(b["voter"] == bad for b in data["votes"][0]["ballots"])
+
+
+def test_replay_html_refuses_the_full_report_of_an_unfinished_game(tmp_path):
+    runner = CliRunner()
+    path = str(TRANSCRIPTS / "vampire_village_first_day.yaml")
+    refused = runner.invoke(app, ["replay", path, "--html", str(tmp_path / "full")])
+    assert refused.exit_code == 2 and "--public" in refused.output and not (tmp_path / "full").exists()
+    public = runner.invoke(app, ["replay", path, "--html", str(tmp_path / "pub"), "--public"])
+    assert public.exit_code == 0 and (tmp_path / "pub" / "index.html").is_file()
+    organiser = runner.invoke(app, ["replay", path, "--html", str(tmp_path / "org"), "--organiser"])
+    assert organiser.exit_code == 0
+    assert "role" in page_data((tmp_path / "org" / "index.html").read_text(encoding="utf-8"))["players"][0]
+
+
+@pytest.mark.parametrize("locale,word", [("en", "Timeline"), ("zh-Hans", "时间线"), ("zh-Hant", "時間線")])
+def test_the_page_is_in_the_season_locale(locale, word):
+    t_raw = raw("sunlight_worked_example")
+    t_raw["locale"] = locale
+    _, html = report(t_raw)
+    assert word in html and f'<html lang="{locale}">' in html
