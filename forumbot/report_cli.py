@@ -50,4 +50,4 @@ def write(data: dict, locale: str, out: Path, page: str = "report") -> None:
     except OSError as exc:
         typer.echo(f"error: cannot write the report into {out}: {exc.strerror or exc}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"wrote {path}")
+    typer.echo(f"wrote {path}", err=True)  # stderr: stdout may be JSON (standings --json --html)

@@ -16,6 +16,7 @@ from forumbot.engine.series import game_result, merge_standings, ranked
 def standings(
     seasons: list[Path] = typer.Argument(..., help="the season files of the series' games, oldest first"),
     as_json: bool = typer.Option(False, "--json", help="print the standings as JSON"),
+    html: Path = typer.Option(None, "--html", help="also write the series page (HTML, offline) into this folder"),
 ) -> None:
     """Games played and won by each player, in all and by role, over finished seasons; and the
     first-night victims, for ``[params.series] previous_first_victims`` of the next game."""
@@ -23,6 +24,8 @@ def standings(
 
     table: dict = {}
     victims: list[str] = []
+    games: list[dict] = []
+    locale = "zh-Hans"
     for path in seasons:
         bot = _bot(_load(path))
         if not bot.game.finished:
@@ -30,7 +33,14 @@ def standings(
             continue
         result = game_result(bot.game)
         table = merge_standings(table, result)
+        games.append({"name": bot.config.name, "ruleset": result["ruleset"], "winner": result["winner"]})
+        locale = bot.config.locale
         victims.append(result.get("first_night_victim") or "")
+    if html is not None:
+        from forumbot.report_cli import write
+
+        rows = [{**row, "roles": dict(sorted(table[row["name"]]["roles"].items()))} for row in ranked(table)]
+        write({"kind": "series", "games": games, "rows": rows}, locale, html, page="series")
     if as_json:
         typer.echo(json.dumps({"standings": table, "first_night_victims": victims}, ensure_ascii=False, indent=2))
         return

@@ -1,0 +1,49 @@
+"""The report page in a real browser: headless Chromium from Debian (``apt-get install chromium``; skipped
+when it is not installed) loads the page from files, offline, and the charts are drawn (ECharts' SVG
+elements in the DOM) with the replay's numbers."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from forumbot.replay import load_transcript
+from forumbot.report.data import extract
+from forumbot.report.html import write_page
+from forumbot.report.log import from_transcript
+
+TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium (Debian package chromium) is not installed")
+
+
+def chromium(args: list[str], profile: Path) -> str:
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+           f"--user-data-dir={profile}", "--virtual-time-budget=10000", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=180, check=True).stdout
+
+
+@pytest.mark.parametrize("name", ["sunlight_worked_example", "killer_club_full_game", "vampire_village_deaths",
+                                  "human_kill_sage", "interview_vampire_full_game"])
+def test_page_draws_its_charts_offline(name, tmp_path):
+    t = load_transcript(TRANSCRIPTS / f"{name}.yaml")
+    data = extract(from_transcript(t, name))
+    page = write_page("report", data, t.locale, tmp_path / "site")
+    url = page.resolve().as_uri()
+    dom = chromium(["--dump-dom", url], tmp_path / "profile")
+    for v in data["votes"]:
+        block = re.search(rf'id="vote-chart-{v["index"]}"[^>]*data-drawn="yes"[^>]*>(.*?)</article>', dom, re.DOTALL)
+        assert block and "<svg" in block.group(1), f"vote chart {v['index']} not drawn"
+        for total in v["totals"]:  # every target's name is on the chart's axis
+            if total["value"]:
+                assert f">{total['name']}<" in block.group(1)
+    if data["scores"]:
+        assert re.search(r'id="score-chart"[^>]*data-drawn="yes"', dom) and re.search(r'id="index-chart"[^>]*data-drawn="yes"', dom)
+    shot = tmp_path / f"{name}.png"
+    chromium(["--window-size=1200,2400", f"--screenshot={shot}", url], tmp_path / "profile")
+    assert shot.stat().st_size > 10_000
