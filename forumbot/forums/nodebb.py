@@ -453,12 +453,19 @@ class NodeBBForum:
             page = self._page_of(tid, after)
         out: dict[int, ThreadPost] = {}
         last: tuple[int, int] | None = None
+        located = after is None or page == 1  # reading forward from where the post ``after`` is
         for _ in range(10_000):
             data = self._topic_page(tid, page)
             posts = [p for p in data["posts"] if isinstance(p, dict)]
-            if after is not None and page > 1 and posts and all(api.to_int(p.get("pid")) > after for p in posts):
-                page -= 1  # posts were purged and the thread moved: step back until the known post shows
+            pages = api.to_int((data.get("pagination") or {}).get("pageCount"), 1)
+            if not posts and page > max(pages, 1) and not located:  # the thread shrank below the hint's page
+                page = max(pages, 1)
                 continue
+            if not located and posts and all(api.to_int(p.get("pid")) > after for p in posts):  # type: ignore[operator]
+                page -= 1  # posts were purged and the thread moved: step back until the known post shows
+                located = page == 1
+                continue
+            located = True
             for p in posts:
                 pid = api.to_int(p.get("pid"))
                 if pid <= 0:
@@ -467,7 +474,6 @@ class NodeBBForum:
                     last = (pid, api.to_int(p.get("index")))
                 if (after is None or pid > after) and not api.to_int(p.get("deleted")):
                     out[pid] = self._post(p)
-            pages = api.to_int((data.get("pagination") or {}).get("pageCount"), 1)
             if page >= pages or not posts:
                 break
             page += 1
