@@ -62,6 +62,7 @@ class Delivery:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
+        self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
 
     @property
     def store(self):
@@ -97,8 +98,10 @@ class Delivery:
                 if tried is not None and self.bot.clock() < tried + self.horizon():
                     blocked.add(dest)  # the forum may still be performing it: look only after its horizon
                     continue
+                if not self._in_time(until):
+                    return
                 try:
-                    found = self._verify(row)
+                    found = self._timed(self._verify, row)
                 except ForumError as exc:
                     log.warning("delivery: could not check an earlier attempt at outbox row %d (%s)", row.id,
                                 type(exc).__name__)
@@ -116,7 +119,7 @@ class Delivery:
             self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1,
                                      last_attempt_at=self.bot.clock())
             try:
-                result = self._send(row)
+                result = self._timed(self._send, row)
             except NoSuchUser as exc:
                 self._settle(row, exc)
                 continue
@@ -140,15 +143,29 @@ class Delivery:
             self._sent(row, result)
 
     def _pace(self, until: datetime | None) -> bool:
-        """Wait for the forum's write spacing if that ends before ``until``; False: stop for this cycle."""
+        """Wait for the forum's write spacing if that and a write end before ``until``; False: stop for
+        this cycle (the next read comes first)."""
         ask = getattr(self.forum, "write_wait_seconds", None)
         wait = float(ask()) if ask else 0.0
-        now = self.bot.clock()
-        if until is not None and now + timedelta(seconds=wait) >= until:
+        if not self._in_time(until, wait):
             return False
         if wait > 0:
             self.bot.sleep(wait)
         return True
+
+    def _in_time(self, until: datetime | None, wait: float = 0.0) -> bool:
+        """Can a forum operation (after ``wait`` seconds) end before ``until``, judging by recent ones?"""
+        if until is None:
+            return True
+        return self.bot.clock() + timedelta(seconds=wait + self.write_seconds) < until
+
+    def _timed(self, operation, row: OutboxRow):
+        began = self.bot.clock()
+        try:
+            return operation(row)
+        finally:
+            took = (self.bot.clock() - began).total_seconds()
+            self.write_seconds = took if not self.write_seconds else 0.7 * self.write_seconds + 0.3 * took
 
     def _conversation(self, recipient: str | None) -> int | None:
         """The forum conversation of the latest private message sent to ``recipient`` (None: none yet)."""

@@ -26,7 +26,10 @@ TIME = re.compile(r"\w{3} \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \w+")
 
 def write_season(folder: Path, forum: RunningForum, players: list[str], start: datetime, length: float,
                  roles: dict[str, str], organisers: list[str], name: str = "e2e", ruleset: str = "sunlight",
-                 locale: str = "en", params: dict | None = None) -> Path:
+                 locale: str = "en", params: dict | None = None, base_url: str | None = None,
+                 forum_extra: str = "", poll_interval: str = "0.5s", timeout: float = 5, retries: int = 1) -> Path:
+    """A season file for ``forum`` (reached at ``base_url`` when given: a proxy in front of it);
+    ``forum_extra``: more lines of the ``[forum]`` table."""
     path = folder / "season.toml"
     roles_toml = ", ".join(f'"{k}" = "{v}"' for k, v in roles.items())
     params_toml = "\n".join(f"{k} = {json.dumps(v)}" for k, v in (params or {}).items())
@@ -41,19 +44,20 @@ roles = {{ {roles_toml} }}
 
 [forum]
 engine = "flaskbb"
-base_url = "{forum.base_url}"
+base_url = "{base_url or forum.base_url}"
 username = "{forum.judge.name}"
 password_env = "FORUMBOT_E2E_PASSWORD"
 forum_id = {forum.forum_id}
-retries = 1
+retries = {retries}
 backoff_seconds = 0.2
-timeout_seconds = 5
+timeout_seconds = {timeout}
+{forum_extra}
 
 [schedule]
 start = {start.replace(tzinfo=None, microsecond=0).isoformat()}
 default = "{length}s"
 reminders = []
-poll_interval = "0.5s"
+poll_interval = "{poll_interval}"
 grace = "1s"
 outage = "60s"
 
@@ -126,6 +130,32 @@ class Players:
     errors: list[str] = field(default_factory=list)
     posts: list[list[tuple[str, str]]] = field(default_factory=list)  # thread posts per phase, sent after the PMs
     thread_id: Callable[[], int | None] | None = None
+    season: str = "e2e"  # players answer inside the judge's conversation of this season, as players do
+    wait_for_judge: float = 0.0  # seconds a player waits for the judge's first message before writing
+
+    def conversation(self, client, judge: str) -> int | None:
+        """The player's conversation with the judge this season, if the judge has written (remembered)."""
+        known = self.__dict__.setdefault("_conversations", {})
+        if client in known:
+            return known[client]
+        for m in client.private_messages():
+            if m.sender == judge and m.subject.startswith(f"{self.season} ·"):
+                known[client] = m.conversation_id
+        return known.get(client)
+
+    def send(self, client, judge: str, text: str) -> None:
+        """A private message to the judge: inside the judge's conversation with this player when there is
+        one (a reply), else a new conversation."""
+        client.send_pm(judge, "judge", text, conversation_id=self.conversation(client, judge))
+
+    def wait_for_role_pms(self, clients: dict, judge: str, senders: set[str]) -> None:
+        """Players answer the judge's role PM: wait (at most ``wait_for_judge`` s) until it reached them."""
+        until = time.monotonic() + self.wait_for_judge
+        waiting = set(senders)
+        while waiting and time.monotonic() < until:
+            waiting = {s for s in waiting if self.conversation(clients[s], judge) is None}
+            if waiting:
+                time.sleep(0.5)
 
     def run(self) -> None:
         judge = self.forum.judge.name
@@ -136,10 +166,12 @@ class Players:
         for k, messages in enumerate(self.phases, start=1):
             at = self.start + timedelta(seconds=k * self.length + self.offset)
             wait_until(at)
+            if self.wait_for_judge:
+                self.wait_for_role_pms(clients, judge, {s for s, _ in messages if s in clients})
             for sender, text in messages:
                 client = clients.get(sender) or clients.setdefault(sender, self.forum.client(sender))
                 try:
-                    client.send_pm(judge, "judge", text)
+                    self.send(client, judge, text)
                 except Exception as exc:  # noqa: BLE001 - reported by the test
                     self.errors.append(f"{sender}: {exc}")
             for sender, text in (self.posts[k - 1] if k - 1 < len(self.posts) else []):
@@ -181,6 +213,23 @@ def inboxes(forum: RunningForum, names: list[str]) -> dict[str, list[tuple[str, 
         client = forum.client(name)
         try:
             out[name] = [(m.subject, m.body) for m in client.private_messages() if m.sender == forum.judge.name]
+        finally:
+            client.close()
+    return out
+
+
+def conversations_with_judge(forum: RunningForum, names: list[str], season: str) -> dict[str, dict[str, set[int]]]:
+    """For each of ``names`` and the judge: the conversations (ids) of ``season`` in which each other user
+    wrote to them."""
+    out: dict[str, dict[str, set[int]]] = {}
+    for name in [*names, forum.judge.name]:
+        client = forum.client(name) if name != forum.judge.name else forum.client()
+        try:
+            seen: dict[str, set[int]] = {}
+            for m in client.private_messages():
+                if m.subject.startswith(f"{season} ·"):
+                    seen.setdefault(m.sender, set()).add(m.conversation_id)
+            out[name] = seen
         finally:
             client.close()
     return out

@@ -104,3 +104,29 @@ def test_full_mailbox_is_send_failed_not_lost(make_forum, clients):
     assert "limit" in caught.value.reason
     assert failure_cause(caught.value) == "mailbox_full"
     assert [m.body for m in ming.private_messages()] == ["first role PM"]
+
+
+def test_the_judge_writes_inside_its_conversation_with_a_player(forum, judge, player):
+    """One conversation a player a season (issue 9.9): later messages go inside the first one, on both
+    sides, and each is found again by its text among the messages after the one before it."""
+    bob = player("bob")
+    first = judge.send_pm("bob", "第三季 · 法官", "你的身份：平民")
+    second = judge.send_pm("bob", "第三季 · 法官", "收到：投 alice", conversation_id=first.conversation_id)
+    third = judge.send_pm("bob", "第三季 · 法官", "收到：投 小明", conversation_id=first.conversation_id)
+    assert first.conversation_id == second.conversation_id == third.conversation_id
+    assert first.message_id < second.message_id < third.message_id
+    got = [m for m in bob.private_messages() if m.subject == "第三季 · 法官"]
+    assert [m.body for m in got] == ["你的身份：平民", "收到：投 alice", "收到：投 小明"]
+    assert len({m.conversation_id for m in got}) == 1
+    found = judge.find_sent_pm("bob", "第三季 · 法官", "收到：投 小明", after_message_id=second.message_id,
+                               conversation_id=first.conversation_id)
+    assert found is not None and found.message_id == third.message_id
+    assert judge.find_sent_pm("bob", "第三季 · 法官", "收到：投 alice", after_message_id=third.message_id,
+                              conversation_id=first.conversation_id) is None
+
+
+def test_a_pm_to_an_account_that_does_not_exist_is_no_such_user(judge):
+    from forumbot.forums.errors import NoSuchUser
+
+    with pytest.raises(NoSuchUser):
+        judge.send_pm("没有这个人", "subject", "body")
