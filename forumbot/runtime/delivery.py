@@ -63,6 +63,7 @@ class Delivery:
         self.bot = bot
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
         self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
+        self._done_this_run = 0
 
     @property
     def store(self):
@@ -84,6 +85,7 @@ class Delivery:
         if self.hold_until is not None and self.bot.clock() < self.hold_until:
             return
         self._retry_failed()
+        self._done_this_run = 0
         blocked: set[str] = set()
         troubles = 0
         for row in self.store.outbox(("pending", "sending")):
@@ -154,18 +156,24 @@ class Delivery:
         return True
 
     def _in_time(self, until: datetime | None, wait: float = 0.0) -> bool:
-        """Can a forum operation (after ``wait`` seconds) end before ``until``, judging by recent ones?"""
+        """Can a forum operation (after ``wait`` seconds) end before ``until``, judging by recent ones?
+        The first operation of a run only needs to start before it, so delivery always moves on."""
         if until is None:
             return True
-        return self.bot.clock() + timedelta(seconds=wait + self.write_seconds) < until
+        expected = self.write_seconds if self._done_this_run else 0.0
+        return self.bot.clock() + timedelta(seconds=wait + expected) < until
 
     def _timed(self, operation, row: OutboxRow):
+        """Runs ``operation(row)``; the time answered operations take is averaged (failures and timeouts
+        are not: one held request must not stop delivery)."""
         began = self.bot.clock()
         try:
-            return operation(row)
+            result = operation(row)
         finally:
-            took = (self.bot.clock() - began).total_seconds()
-            self.write_seconds = took if not self.write_seconds else 0.7 * self.write_seconds + 0.3 * took
+            self._done_this_run += 1
+        took = (self.bot.clock() - began).total_seconds()
+        self.write_seconds = took if not self.write_seconds else 0.7 * self.write_seconds + 0.3 * took
+        return result
 
     def _conversation(self, recipient: str | None) -> int | None:
         """The forum conversation of the latest private message sent to ``recipient`` (None: none yet)."""
