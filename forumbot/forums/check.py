@@ -56,6 +56,10 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
         yield from _discuz_report(forum, settings, recipients)
     if settings.engine == "nodebb":
         yield from forum.check_report(recipients)
+    if settings.engine == "phpbb":
+        from forumbot.forums.phpbb_check import phpbb_report
+
+        yield from phpbb_report(forum, settings, recipients)
     if settings.thread_id is None:
         yield "No thread_id set: the game thread was not read."
     else:
@@ -186,7 +190,8 @@ def diagnose(exc: ForumError, settings: ForumSettings) -> str:
     if isinstance(exc, NotAllowed):
         return f"The forum refused access: {exc}. Check the permissions of {settings.username!r}."
     if isinstance(exc, LayoutChanged):
-        supported = {"discuz": "Discuz! X3.4/X3.5 with the mobile API", "nodebb": "NodeBB 4 (API v3)"}.get(
+        supported = {"discuz": "Discuz! X3.4/X3.5 with the mobile API", "nodebb": "NodeBB 4 (API v3)",
+                     "phpbb": "phpBB 3.3 with the prosilver style and the English language pack for the judge"}.get(
             settings.engine, "FlaskBB 3.0 with the conversations plugin")
         return (
             f"The forum's pages are not what the {settings.engine} adapter expects: {exc}. Is {where} really a "

@@ -67,6 +67,36 @@ class NoSuchUser(SendFailed):
     """The recipient's account does not exist (a misspelt roster name): retrying cannot help."""
 
 
+class FloodControl(RateLimited):
+    """The forum's flood control refused a write sent too soon after the previous one (phpBB: "You cannot
+    make another post so soon after your last."; NodeBB: "You are posting too quickly"). Nothing was
+    stored; ``wait_seconds`` is the forum's interval, after which the same write may be sent again."""
+
+
+class FormTooFresh(RateLimited):
+    """The forum refused a form posted too soon after it was fetched (phpBB refuses a form token used in
+    the second it was issued: "The submitted form was invalid"). Nothing was stored; retry after
+    ``wait_seconds`` with a fresh form."""
+
+
+class PostTooShort(SendFailed):
+    """The forum refused a post or message shorter than its minimum length (phpBB ``min_post_chars``,
+    NodeBB ``minimumPostLength``). ``min_length`` is the forum's minimum in characters when it said so."""
+
+    def __init__(self, message: str, reason: str = "", min_length: int | None = None):
+        super().__init__(message, reason)
+        self.min_length = min_length
+
+
+class PostQueued(NotAllowed):
+    """The forum stored the post but holds it for a moderator's approval (phpBB's newly registered users
+    group, NodeBB's post queue): it is not visible and must not be sent again. ``post_id`` when known."""
+
+    def __init__(self, message: str, post_id: int | None = None):
+        super().__init__(message)
+        self.post_id = post_id
+
+
 #: what a refusal's reason says when a private message box is full (FlaskBB counts the sender's box)
 _BOX_FULL = ("message limit", "mailbox full", "box is full", "quota")
 

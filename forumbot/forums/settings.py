@@ -28,6 +28,11 @@ judge's password; "token": a bearer token an administrator issued for the judge)
 ``chat_interval_seconds`` (NodeBB's ``chatMessageDelay``, 2 s); its ``min_write_interval_seconds`` (the
 spacing of posts, NodeBB's ``postDelay``) defaults to 10.
 
+A phpBB 3.3 board (see docs/forums.md) takes ``engine = "phpbb"`` and ``base_url`` the board's folder;
+its ``min_write_interval_seconds`` defaults to 15 (:data:`forumbot.forums.phpbb.FLOOD_SECONDS`, phpBB's
+default flood interval, posts and private messages together); set it to 0 when the judge's group may
+ignore the flood limit (global moderators and administrators may by default).
+
 ``min_write_interval_seconds`` is the one pacing rule of an adapter: the least time from the *answer* to
 one write to the *start* of the next. The adapter's transport keeps it (``Transport.write_wait_seconds``
 says how long the next write must still wait, without sleeping) and sleeps only when a write comes early.
@@ -68,7 +73,7 @@ class ForumSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    engine: Literal["flaskbb", "discuz", "nodebb"] = "flaskbb"
+    engine: Literal["flaskbb", "discuz", "nodebb", "phpbb"] = "flaskbb"
     base_url: str
     username: str = Field(min_length=1)
     password_env: str | None = None
@@ -105,6 +110,10 @@ class ForumSettings(BaseModel):
             from forumbot.forums.nodebb_api import POST_DELAY
 
             data = {**data, "min_write_interval_seconds": POST_DELAY}
+        if isinstance(data, dict) and data.get("engine") == "phpbb" and "min_write_interval_seconds" not in data:
+            from forumbot.forums.phpbb import FLOOD_SECONDS as PHPBB_FLOOD_SECONDS
+
+            data = {**data, "min_write_interval_seconds": PHPBB_FLOOD_SECONDS}
         return data
 
     @field_validator("site_time_zone")
@@ -235,6 +244,19 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             timeout_seconds=settings.timeout_seconds,
             min_write_interval_seconds=settings.min_write_interval_seconds,
             chat_interval_seconds=settings.chat_interval_seconds,
+            retries=settings.retries,
+            backoff_seconds=settings.backoff_seconds,
+            request_horizon_seconds=settings.request_horizon_seconds,
+        )
+    if settings.engine == "phpbb":
+        from forumbot.forums.phpbb import PhpBBForum
+
+        return PhpBBForum(
+            settings.base_url,
+            settings.username,
+            password,
+            timeout_seconds=settings.timeout_seconds,
+            min_write_interval_seconds=settings.min_write_interval_seconds,
             retries=settings.retries,
             backoff_seconds=settings.backoff_seconds,
             request_horizon_seconds=settings.request_horizon_seconds,

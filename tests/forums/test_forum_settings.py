@@ -70,7 +70,7 @@ def test_password_from_secrets_files_relative_to_the_season(tmp_path):
         ('[forum]\nbase_url = "ftp://h"\nusername = "u"\npassword_env = "X"\n', "forum.base_url"),
         ('[forum]\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\nthread_id = -3\n', "forum.thread_id"),
         ('[forum]\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\ncolour = 1\n', "forum.colour"),
-        ('[forum]\nengine = "phpbb"\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\n', "forum.engine"),
+        ('[forum]\nengine = "mybb"\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\n', "forum.engine"),
     ],
 )
 def test_invalid_settings_are_explained(tmp_path, body, expected):
@@ -88,3 +88,16 @@ def test_make_forum_builds_the_flaskbb_adapter(monkeypatch):
     assert forum.http.client.timeout.read == 7
     assert "pw" not in repr(forum)
     forum.close()
+
+
+def test_make_forum_builds_the_phpbb_adapter_paced_by_its_flood_interval(monkeypatch):
+    from forumbot.forums.phpbb import PhpBBForum
+
+    monkeypatch.setenv("TEST_FORUM_PW", "pw")
+    forum = make_forum(ForumSettings.model_validate({**BASE, "engine": "phpbb"}))
+    assert isinstance(forum, PhpBBForum)
+    assert forum.http.min_write_interval_seconds == 15  # phpBB's default flood interval
+    forum.close()
+    spared = make_forum(ForumSettings.model_validate({**BASE, "engine": "phpbb", "min_write_interval_seconds": 0}))
+    assert spared.http.min_write_interval_seconds == 0
+    spared.close()
