@@ -41,6 +41,8 @@ def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
     revealed = not public or g.finished
     alive_at = _alive_at_open(log)
     votes = _votes(log, alive_at)
+    if not public:
+        votes += _secret_votes(log, len(votes))
     deaths = _deaths(log, public)
     summary = g.ruleset.summary() if revealed else {}
     scores, ranks = summary.get("scores", {}), summary.get("ranks", {})
@@ -125,8 +127,48 @@ def _votes(log: GameLog, alive_at: dict[int, list[str]]) -> list[dict[str, Any]]
                 "result": d.get("result") or ("decided" if d.get("out") else "tied" if d.get("tied") else "none"),
                 "chosen": d.get("chosen") or d.get("out"), "tied": list(d.get("tied") or []),
                 "ballots": ballots, "totals": totals, "missing": missing, "hidden": bool(d.get("kousa")),
-                "ranked": ranked,
+                "ranked": ranked, "secret": False,
             })
+    return votes
+
+
+# Votes the rules keep secret (cast by private message, never shown in the thread): the full report only.
+_SECRET_BALLOTS = {"exorcise_ballot": "exorcism", "crime_ballot": "crime"}
+
+
+def _secret_votes(log: GameLog, start: int) -> list[dict[str, Any]]:
+    """The secret votes of each phase (human_kill's exorcism, interview_vampire's criminals' vote), from
+    their ballot events; a later ballot of the same voter replaces the earlier one."""
+    g = log.game
+    votes: list[dict[str, Any]] = []
+    for phase in g.phases:
+        last: dict[int, dict[str, Any]] = {}
+        kind = None
+        for r in log.records:
+            if r.phase_id != phase.id:
+                continue
+            for e in r.step.events:
+                if e.kind in _SECRET_BALLOTS:
+                    kind = _SECRET_BALLOTS[e.kind]
+                    last.pop(e.data["voter"], None)
+                    last[e.data["voter"]] = e.data
+        if not last:
+            continue
+        ballots: list[dict[str, Any]] = []
+        totals: dict[str, Any] = {}
+        for voter, d in last.items():
+            seats = list(d["choices"]) if "choices" in d else ([d["choice"]] if d.get("choice") else [])
+            weights = [_num(x) for x in d.get("votes", [1] * len(seats))]
+            ballots.append({"voter": g.name(voter), "targets": g.names(seats), "weight": 1, "void": False,
+                            "points": weights})
+            for seat, w in zip(seats, weights):
+                totals[g.name(seat)] = totals.get(g.name(seat), 0) + w
+        votes.append({
+            "index": start + len(votes), "phase_id": phase.id, "phase": phase.kind, "round": phase.round, "number": 1,
+            "kind": kind, "result": "secret", "chosen": None, "tied": [], "ballots": ballots,
+            "totals": [{"name": n, "value": v} for n, v in sorted(totals.items(), key=lambda kv: -kv[1])],
+            "missing": [], "hidden": False, "ranked": False, "secret": True,
+        })
     return votes
 
 

@@ -168,3 +168,24 @@ def test_the_page_is_in_the_season_locale(locale, word):
     t_raw["locale"] = locale
     _, html = report(t_raw)
     assert word in html and f'<html lang="{locale}">' in html
+
+
+def test_weighted_ballots_show_their_weight():
+    # vampire_village: the sheriff's vote counts double (shown ×2 in the ballot table and stacked on the chart)
+    data, html = report(raw("vampire_village_deaths"))
+    weighted = [(v, b) for v in data["votes"] for b in v["ballots"] if b["weight"] != 1]
+    assert weighted, "the sheriff voted"
+    _, b = weighted[0]
+    assert b["points"] == [b["weight"]] * len(b["targets"])
+    assert f"<td>{b['voter']}</td><td>{b['targets'][0]} (×{b['weight']})" in html
+
+
+def test_secret_votes_are_in_the_full_report_only():
+    full, html = report(raw("human_kill_core"))
+    secret = [v for v in full["votes"] if v["secret"]]
+    assert secret and secret[0]["kind"] == "exorcism" and secret[0]["totals"]
+    assert f'id="vote-chart-{secret[0]["index"]}"' in html
+    public, _ = report(raw("human_kill_core"), public=True)
+    assert not any(v["secret"] for v in public["votes"]) and all(v["kind"] != "exorcism" for v in public["votes"])
+    crimes, _ = report(raw("interview_vampire_full_game"))
+    assert any(v["kind"] == "crime" for v in crimes["votes"])
