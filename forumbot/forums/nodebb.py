@@ -477,9 +477,8 @@ class NodeBBForum:
             if page >= pages or not posts:
                 break
             page += 1
-        if last is not None:
-            newest = max([last[0], *out])
-            self._threads[tid] = {"pid": newest, "index": last[1]} if newest == last[0] else {"pid": last[0], "index": last[1]}
+        if last is not None:  # the hint: the post with the highest index read, wherever the poll began
+            self._threads[tid] = {"pid": last[0], "index": last[1]}
         return [out[k] for k in sorted(out)]
 
     def _page_of(self, tid: int, pid: int) -> int:
