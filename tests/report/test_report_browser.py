@@ -44,6 +44,11 @@ def test_page_draws_its_charts_offline(name, tmp_path):
                 assert f">{total['name']}<" in block.group(1)
     if data["scores"]:
         assert re.search(r'id="score-chart"[^>]*data-drawn="yes"', dom) and re.search(r'id="index-chart"[^>]*data-drawn="yes"', dom)
+    summary = from_transcript(t, name).game.ruleset.summary()
+    players = {p["seat"]: p["name"] for p in data["players"]}
+    for seat, score in summary.get("scores", {}).items():  # the standings the browser shows are the replay's
+        shown = int(score) if float(score).is_integer() else score
+        assert re.search(rf"<td>{re.escape(players[seat])}</td>(<td>[^<]*</td>){{3}}<td>{shown}</td></tr>", dom)
     shot = tmp_path / f"{name}.png"
     chromium(["--window-size=1200,2400", f"--screenshot={shot}", url], tmp_path / "profile")
     assert shot.stat().st_size > 10_000
