@@ -202,7 +202,11 @@ class NodeBBForum:
         return answer.data
 
     def _relogin_needed(self, answer: api.Answer) -> bool:
-        low = answer.message.lower()
+        """NodeBB refused the request for the session: 401, or a session write's 403 — a plain-text
+        "Forbidden" when the CSRF token or the session cookie is gone (nothing was done)."""
+        low = (answer.message or answer.text).lower()
+        if answer.status == 403 and not answer.json:
+            return self.auth == "session"
         return answer.status == 401 or "csrf" in low or "logged in" in low or "login session" in low
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None, *, what: str,
@@ -238,7 +242,7 @@ class NodeBBForum:
             elif kind == "post":
                 self._last_post = self._monotonic()
         answer = api.parse_answer(response)
-        if not answer.json and expect_json:
+        if not answer.json and expect_json and answer.status not in (401, 403):  # 403 "Forbidden": CSRF, not done
             raise WriteUncertain(f"the forum answered {method} {path} with HTTP {answer.status} and no JSON "
                                  f"({answer.text[:80]!r}); the write may or may not have been done")
         return answer

@@ -200,6 +200,15 @@ def forum_check(make: Make, ctx: dict, admin: Any = None) -> dict:
     return {"judge": make("judge").check_report(14), "stock": make("stockjudge").check_report(14)}
 
 
+def session_lost(make: Make, ctx: dict, admin: Any = None) -> dict:
+    """The session cookie is gone (expired, the forum's sessions cleared): a write answers 403
+    "Forbidden"; the adapter logs in again and sends it once more."""
+    judge = make("judge")
+    judge.login()
+    judge.http.clear_cookies()
+    return {"pid": judge.reply(ctx["tid"], "A reply after the session was lost."), "requests": judge.request_count}
+
+
 SCENARIOS: dict[str, Callable[..., dict]] = {
     "login": login,
     "login-refused": login_refused,
@@ -215,4 +224,5 @@ SCENARIOS: dict[str, Callable[..., dict]] = {
     "chat-restricted": chat_restricted,
     "chat-delay-moderator": chat_delay_moderator,
     "forum-check": forum_check,
+    "session-lost": session_lost,
 }

@@ -104,6 +104,13 @@ def test_wrong_password_is_auth_failed_and_not_tried_again_at_once():
     assert result["requests"] == 2
 
 
+def test_lost_session_write_is_forbidden_then_logged_in_again_and_sent_once():
+    result, r = replay("session-lost")
+    assert result["pid"] > 0
+    paths = r.tapes["judge"].paths()
+    assert paths.count("POST /api/v3/topics/4") == 2 and paths.count("POST /api/v3/utilities/login") == 2
+
+
 def test_user_agent_with_bot_gets_no_csrf_token_and_a_clear_error():
     result, _ = replay("crawler-user-agent")
     assert kind(result["login"]) == "AuthFailed" and "crawler" in result["login"][1]
