@@ -60,16 +60,20 @@ WORST = {
 }
 
 
-def throughput(seconds: float, channel: str) -> float:
+def throughput(seconds: float, channel: str, rounds: int = 5) -> float:
+    """Messages per CPU second: the best of ``rounds`` rounds (other load only ever slows a round)."""
     for m in MIX:  # warm the caches (OpenCC converter, folded roster)
         parse(m, ROSTER, sender_seat=1, channel=channel)
-    n = 0
-    start = time.process_time()
-    while (elapsed := time.process_time() - start) < seconds:
-        for m in MIX:
-            parse(m, ROSTER, sender_seat=1, channel=channel)
-        n += len(MIX)
-    return n / elapsed
+    best = 0.0
+    for _ in range(rounds):
+        n = 0
+        start = time.process_time()
+        while (elapsed := time.process_time() - start) < seconds / rounds:
+            for m in MIX:
+                parse(m, ROSTER, sender_seat=1, channel=channel)
+            n += len(MIX)
+        best = max(best, n / elapsed)
+    return best
 
 
 def worst(repeats: int = 5) -> list[tuple[str, str, float, int]]:

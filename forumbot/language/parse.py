@@ -177,11 +177,25 @@ class _Reader:
         self.sender_seat = sender_seat
         self.work = work
         work.chars = len(self.s)
-        self.names = _Spans(names.occurrences(self.ix, self.s))
-        self.prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
+        self._names: _Spans | None = None
+        self._prose: _Spans | None = None
         self.breaks_latin = _Breaks(_LAST_BREAK_LATIN, self.s)
         self.breaks_cjk = _Breaks(_LAST_BREAK_CJK, self.s)
         self.quiet = False
+
+    @property
+    def names(self) -> _Spans:
+        """Where roster names are written (found on first use: chat without a verb never needs it)."""
+        if self._names is None:
+            self._names = _Spans(names.occurrences(self.ix, self.s))
+        return self._names
+
+    @property
+    def prose(self) -> _Spans:
+        """Where ordinary words holding a verb character are written (投降, 问题…), found on first use."""
+        if self._prose is None:
+            self._prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
+        return self._prose
 
     # --- clause tests -----------------------------------------------------------------------------
     def clause_start(self, a: int, latin: bool) -> bool:
