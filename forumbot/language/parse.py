@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from forumbot.language import frames, names
