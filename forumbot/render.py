@@ -77,7 +77,7 @@ def duration(seconds: Any, locale: str) -> str:
     return (" " if gap else "").join(f"{n}{gap}{u}" for n, u in parts)
 
 
-def _filters(markup: str) -> dict[str, Any]:
+def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
     md = markup == "markdown"
 
     def b(v: Any) -> Safe:
@@ -105,6 +105,10 @@ def _filters(markup: str) -> dict[str, Any]:
             lines.append("|" + "---|" * len(head))
             lines += ["| " + " | ".join(r) + " |" for r in rows]
             return Safe("\n" + "\n".join(lines))  # a table must not continue the paragraph before it
+        if not tables:  # phpBB has no [table] BBCode: a bold header line and a list of rows
+            out = [f"[b]{' · '.join(head)}[/b]"] if head is not None else []
+            out += ["[list]", *(f"[*]{' · '.join(r)}" for r in rows), "[/list]"]
+            return Safe("\n".join(out))
         out = ["[table]"]
         if head is not None:
             out.append("[tr]" + "".join(f"[td][b]{c}[/b][/td]" for c in head) + "[/tr]")
@@ -146,12 +150,13 @@ class Renderer:
     """Renders template keys for one locale and markup.
 
     ``overrides``: a folder searched before ``templates/`` (same layout); ``charset`` "gbk" for a forum
-    that can store only GBK (None: any Unicode). Raises ValueError for an unknown locale or markup and
+    that can store only GBK (None: any Unicode); ``tables`` False for a BBCode forum without ``[table]``
+    (phpBB: tables become a bold header line and a list of rows). Raises ValueError for an unknown locale or markup and
     :class:`jinja2.TemplateNotFound` for a key with no template.
     """
 
     def __init__(self, locale: str = "zh-Hans", markup: str = "markdown", overrides: str | Path | None = None,
-                 charset: str | None = None) -> None:
+                 charset: str | None = None, tables: bool = True) -> None:
         if locale not in LOCALES:
             raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
         if markup not in MARKUPS:
@@ -169,7 +174,7 @@ class Renderer:
             lstrip_blocks=True,
             finalize=lambda v: escape("" if v is None else v, markup),
         )
-        self.env.filters.update(_filters(markup))
+        self.env.filters.update(_filters(markup, tables))
         self.env.filters["duration"] = lambda seconds: duration(seconds, locale)
         self.env.globals["markup"] = markup
         self.env.globals["gbk"] = self.gbk

@@ -331,3 +331,15 @@ def test_gbk_renderer_picks_symbols_gbk_carries():
     assert gbk.env.globals["gbk"] and not plain.env.globals["gbk"]
     assert gbk.render("common/pm_subject", {}, season="版杀 😀 ✓") == "版杀 □ √ · 法官\n"
     assert plain.render("common/pm_subject", {}, season="版杀 😀 ✓") == "版杀 😀 ✓ · 法官\n"
+
+
+def test_phpbb_bbcode_has_no_table_tags():
+    """phpBB 3.3 ships no [table] BBCode (it would show the tags): tables become a header line and a list."""
+    from forumbot.render import Renderer
+
+    plain = Renderer("en", "bbcode", tables=False)
+    text = plain.env.from_string("{{ rows | table(['Voter', 'Vote']) }}").render(rows=[["Bob", "Dave"], ["[b]x", "Al"]])
+    assert "[table]" not in text and "[td]" not in text
+    assert text.splitlines()[0] == "[b]Voter · Vote[/b]"
+    assert "[*]Bob · Dave" in text and "[*][\u200bb]x · Al" in text  # cells stay escaped
+    assert "[table]" in Renderer("en", "bbcode").env.from_string("{{ rows | table }}").render(rows=[["a"]])

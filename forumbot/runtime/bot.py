@@ -63,7 +63,8 @@ class Bot:
         self.db = engine if engine is not None else make_engine(config.database_url)
         upgrade(self.db)
         self.renderer = Renderer(config.locale, config.effective_markup, config.template_dir,
-                                 charset=config.forum.charset if config.forum.engine == "discuz" else None)
+                                 charset=config.forum.charset if config.forum.engine == "discuz" else None,
+                                 tables=config.forum.engine != "phpbb")  # phpBB 3.3 has no [table] BBCode
         seed = str(config.seed) if config.seed is not None else secrets.token_hex(8)
         fingerprint_ = self._setup_fingerprint()
         self.store = Store.open_season(self.db, config.name, seed, fingerprint_)
