@@ -53,8 +53,8 @@ from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, finger
 from forumbot.forums.errors import (
     AuthFailed,
     FloodControl,
-    ForumError,
     FormTooFresh,
+    ForumError,
     LayoutChanged,
     NoSuchUser,
     NotAllowed,
@@ -227,8 +227,7 @@ class PhpBBForum:
     def _path(self, href: str) -> str:
         """A link of a page (``./viewtopic.php?...``, absolute or rooted) as a path for the transport."""
         href = href.replace("&amp;", "&")
-        if href.startswith(self.base_url):
-            href = href[len(self.base_url):]
+        href = href.removeprefix(self.base_url)
         if href.startswith("./"):
             href = href[1:]
         elif href.startswith("http"):
@@ -456,7 +455,7 @@ class PhpBBForum:
         response, _ = self._get(f"/viewtopic.php?p={post_id}")
         soup = pages.soup_of(response.text)
         link = soup.select_one("h2.topic-title a[href]")
-        return pages.query_int(link["href"], "t") if link is not None else None
+        return pages.query_int(pages.attr(link, "href"), "t") if link is not None else None
 
     def edit_post(self, post_id: int, body: str) -> None:
         """Replaces the text of one of the judge's posts (subject and options kept; the form's other fields

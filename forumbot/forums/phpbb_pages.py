@@ -108,6 +108,14 @@ class FormPage:
     values: dict[str, str]
 
 
+def attr(tag: Tag, name: str) -> str:
+    """The attribute ``name`` of ``tag`` as text ("" when absent; a multi-valued one joined by spaces)."""
+    value = tag.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else " ".join(value)
+
+
 def soup_of(html: str) -> BeautifulSoup:
     """Parses HTML with lxml."""
     return BeautifulSoup(html, "lxml")
@@ -130,7 +138,7 @@ def parse_common(soup: BeautifulSoup, url: str) -> PageCommon:
         raise LayoutChanged(url, "the user menu '#username_logged_in' or a login link")
     created = soup.select_one("input[name=creation_time]")
     token = soup.select_one("input[name=form_token]")
-    pair = (created.get("value", ""), token.get("value", "")) if created is not None and token is not None else None
+    pair = (attr(created, "value"), attr(token, "value")) if created is not None and token is not None else None
     errors = tuple(e for e in (_text(n) for n in soup.select("p.error, div.error")) if e)
     box = soup.select_one("div#message")
     message = ""
@@ -149,7 +157,7 @@ def _zone(soup: BeautifulSoup) -> timezone | ZoneInfo | None:
         if not text.startswith("All times are"):
             continue
         span = item.select_one("span[title]")
-        name = span.get("title", "") if span is not None else ""
+        name = attr(span, "title") if span is not None else ""
         if name:
             try:
                 return ZoneInfo(name)
@@ -227,13 +235,13 @@ def _pagination(soup: BeautifulSoup, url: str) -> tuple[int, int, int, str | Non
     page_now = int(current.get_text(strip=True)) if current and current.get_text(strip=True).isdigit() else 1
     per_page = 0
     for link in bar.select("li a[href]"):
-        start = query_int(link["href"], "start")
+        start = query_int(attr(link, "href"), "start")
         label = link.get_text(strip=True)
         if start and label.isdigit() and int(label) > 1:
             per_page = start // (int(label) - 1)
             break
     nxt = bar.select_one("li.next a[href], a[rel=next]")
-    return total, page_now, per_page, nxt["href"] if nxt is not None else None
+    return total, page_now, per_page, attr(nxt, "href") if nxt is not None else None
 
 
 def parse_topic(html: str, url: str) -> TopicPage:
@@ -246,7 +254,7 @@ def parse_topic(html: str, url: str) -> TopicPage:
         raise LayoutChanged(url, "posts 'div.post[id^=p]'")
     posts = []
     for node in nodes:
-        raw_id = node.get("id", "")[1:]
+        raw_id = attr(node, "id")[1:]
         if not raw_id.isdigit():
             raise LayoutChanged(url, f"a numeric id 'pNNN' on a post (got {node.get('id')!r})")
         post_id = int(raw_id)
@@ -254,14 +262,14 @@ def parse_topic(html: str, url: str) -> TopicPage:
                                  "dl.postprofile dt a.username-coloured, dl.postprofile dt span.username")
         stamp = node.select_one("p.author time[datetime]")
         content = node.select_one("div.content")
-        for tag, what in ((author, "the author"), (stamp, "'p.author time[datetime]'"), (content, "'div.content'")):
-            if tag is None:
-                raise LayoutChanged(url, f"{what} of post {post_id}")
+        if author is None or stamp is None or content is None:
+            missing = "the author" if author is None else "'p.author time[datetime]'" if stamp is None else "'div.content'"
+            raise LayoutChanged(url, f"{missing} of post {post_id}")
         notice = node.select_one("div.notice")
         posts.append(ThreadPost(
             post_id=post_id,
             author=_text(author),
-            time_utc=parse_time(stamp.get("datetime"), url, f"the time of post {post_id}"),
+            time_utc=parse_time(attr(stamp, "datetime"), url, f"the time of post {post_id}"),
             text=html_to_text(content),
             raw_html=content.decode_contents().strip(),
             edited=notice is not None and "Last edited by" in notice.get_text(" ", strip=True),
@@ -271,10 +279,10 @@ def parse_topic(html: str, url: str) -> TopicPage:
         per_page = (query_int(url, "start") or 0) // (page_now - 1)
     start = (page_now - 1) * per_page if per_page else (query_int(url, "start") or 0)
     forum_link = soup.select_one("#nav-breadcrumbs [data-forum-id]")
-    forum_id = int(forum_link["data-forum-id"]) if forum_link is not None and str(forum_link.get("data-forum-id")).isdigit() else None
+    forum_id = int(attr(forum_link, "data-forum-id")) if forum_link is not None and str(attr(forum_link, "data-forum-id")).isdigit() else None
     if forum_id is None:
         link = soup.select_one("h2.topic-title a[href], a[href*='viewforum.php?f=']")
-        forum_id = query_int(link["href"], "f") if link is not None else None
+        forum_id = query_int(attr(link, "href"), "f") if link is not None else None
     locked = soup.select_one(".action-bar .button .fa-lock, a.button[href*='posting.php'] i.fa-lock") is not None
     return TopicPage(common, tuple(posts), start, total or len(posts), per_page, next_url, forum_id, locked)
 
@@ -290,7 +298,7 @@ def parse_folder(html: str, url: str) -> FolderPage:
         link = item.select_one("a.topictitle[href]")
         if link is None:
             continue
-        mid = query_int(link["href"], "p")
+        mid = query_int(attr(link, "href"), "p")
         if mid is None:
             raise LayoutChanged(url, "a message link '...mode=view&p=ID'")
         party = item.select_one("a.username, a.username-coloured, span.username")
@@ -303,7 +311,7 @@ def parse_folder(html: str, url: str) -> FolderPage:
     bar = soup.select_one("div.pagination")
     if bar is not None:
         nxt = bar.select_one("li.next a[href], a[rel=next]")
-        next_url = nxt["href"] if nxt is not None else None
+        next_url = attr(nxt, "href") if nxt is not None else None
     return FolderPage(common, tuple(rows), used, limit, next_url)
 
 
@@ -314,7 +322,7 @@ def parse_message(html: str, url: str) -> MessagePage:
     node = soup.select_one("div.post.pm[id^=post-]")
     if node is None:
         raise LayoutChanged(url, "the message 'div.post.pm'")
-    mid = int(node["id"].removeprefix("post-")) if node["id"].removeprefix("post-").isdigit() else None
+    mid = int(attr(node, "id").removeprefix("post-")) if attr(node, "id").removeprefix("post-").isdigit() else None
     if mid is None:
         raise LayoutChanged(url, "a numeric id 'post-ID' on the message")
     author = node.select_one("p.author")
@@ -351,7 +359,7 @@ def parse_board(html: str, url: str) -> tuple[BoardRow, ...]:
         link = item.select_one("a.topictitle[href]")
         if link is None:
             continue
-        tid = query_int(link["href"], "t")
+        tid = query_int(attr(link, "href"), "t")
         if tid is None:
             raise LayoutChanged(url, "a topic link 'viewtopic.php?t=ID'")
         poster = item.select_one(".topic-poster a.username, .topic-poster a.username-coloured, .topic-poster span.username")
@@ -370,10 +378,10 @@ def parse_profile(html: str, url: str) -> tuple[int, str]:
     form = soup.select_one("a[href*='mode=compose'][href*='u='], a[href*='author_id=']")
     uid = None
     if form is not None:
-        uid = query_int(form["href"], "u") or query_int(form["href"], "author_id")
+        uid = query_int(attr(form, "href"), "u") or query_int(attr(form, "href"), "author_id")
     if uid is None:
         hidden = soup.select_one("input[name=u]")
-        uid = int(hidden["value"]) if hidden is not None and str(hidden.get("value")).isdigit() else None
+        uid = int(attr(hidden, "value")) if hidden is not None and str(attr(hidden, "value")).isdigit() else None
     if not name or uid is None:
         raise LayoutChanged(url, "the member's name 'h2.memberlist-title' and user id")
     return uid, name
@@ -388,11 +396,11 @@ def parse_form(html: str, url: str, form_selector: str = "form#postform") -> For
         raise LayoutChanged(url, f"the form '{form_selector}'")
     values: dict[str, str] = {}
     for node in form.select("input[name], textarea[name]"):
-        kind = (node.get("type") or "text").lower()
+        kind = (attr(node, "type") or "text").lower()
         if kind in ("file", "submit", "button", "image") or (kind in ("checkbox", "radio") and not node.has_attr("checked")):
             continue
-        values[node["name"]] = node.get_text() if node.name == "textarea" else node.get("value", "")
-    return FormPage(common, form.get("action", ""), values)
+        values[attr(node, "name")] = node.get_text() if node.name == "textarea" else attr(node, "value")
+    return FormPage(common, attr(form, "action"), values)
 
 
 def sent_message_id(html: str) -> int | None:
@@ -403,4 +411,4 @@ def sent_message_id(html: str) -> int | None:
     if box is None or "sent successfully" not in box.get_text(" "):
         return None
     link = box.select_one("a[href*='mode=view'][href*='p=']")
-    return query_int(link["href"], "p") if link is not None else None
+    return query_int(attr(link, "href"), "p") if link is not None else None

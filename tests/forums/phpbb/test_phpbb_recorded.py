@@ -13,8 +13,17 @@ import pytest
 from phpbb_cassette import Cassette, load
 
 from forumbot.forums import phpbb_pages as pages
-from forumbot.forums.errors import (AuthFailed, FloodControl, FormTooFresh, NoSuchUser, NotAllowed, NotFound,
-                                    PostQueued, PostTooShort, SendFailed)
+from forumbot.forums.errors import (
+    AuthFailed,
+    FloodControl,
+    FormTooFresh,
+    NoSuchUser,
+    NotAllowed,
+    NotFound,
+    PostQueued,
+    PostTooShort,
+    SendFailed,
+)
 from forumbot.forums.phpbb import PhpBBForum
 
 URL = "http://127.0.0.1:8090"
@@ -79,7 +88,7 @@ def test_create_thread_reply_and_read_with_quotes_stripped():
     assert judge.request_count - before == 1  # an idle poll is one request
     # every write waited at least the form's minimum age after fetching it
     assert clock.sleeps and min(clock.sleeps) >= 1.0
-    reply = [form for path, form in cassette.posts() if path.startswith("/posting.php?mode=reply")][0]
+    reply = next(form for path, form in cassette.posts() if path.startswith("/posting.php?mode=reply"))
     assert reply["message"] == "Day 1 begins. Vote with [b]VOTE: name[/b]." and "topic_cur_post_id" not in reply
 
 
