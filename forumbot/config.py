@@ -37,6 +37,9 @@ class Schedule(BaseModel):
     daily_deadline: time | None = Field(None, description="phases end at this local time, at least their length after opening")
     exact_kinds: list[str] = Field(default_factory=lambda: ["poll"], description="phase kinds that end exactly their length after opening, whatever daily_deadline says")
     reminders: list[str] = Field(default_factory=lambda: ["1h"], description="remind players who have not acted, this long before a deadline")
+    vote_count_every: int = Field(3, ge=0, description="where votes are cast in the thread: post the running vote count after every this many new votes (0: never)")
+    vote_count_before: list[str] = Field(default_factory=lambda: ["12h", "1h"], description="where votes are cast in the thread: post the running vote count this long before the deadline")
+    vote_count_edit: bool = Field(True, description="later vote counts of a vote edit its first count post in place instead of posting anew")
     poll_interval: str = Field("60s", description="how often the forum is read")
     grace: str = Field("5s", description="how long after a deadline the forum is read once more before the phase closes")
     outage: str = Field("10m", description="a deadline handled later than this (the bot or forum was down) opens the next phase when it is handled")
@@ -56,7 +59,7 @@ class Schedule(BaseModel):
             parse_duration(text)
         return v
 
-    @field_validator("reminders")
+    @field_validator("reminders", "vote_count_before")
     @classmethod
     def _reminders(cls, v: list[str]) -> list[str]:
         for text in v:

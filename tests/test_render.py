@@ -114,7 +114,8 @@ def test_every_output_renders(locale, markup):
         assert renderer.render(key, next(o.data for o in outputs() if o.key == key), deadline="2026-12-01 20:00 CST")
 
 
-RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed", "common/late"}  # rendered by the runtime
+RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed", "common/late",
+                     "common/vote_count"}  # rendered by the runtime
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
+    from forumbot.engine.runoff import RunoffVote
     from forumbot.engine.types import Step
     from forumbot.language.types import Command
 
@@ -70,6 +71,12 @@ class Ruleset:
         """Whether a thread post with command ``verb`` is an input of this ruleset (default:
         :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
         return verb in self.thread_verbs
+
+    def thread_vote(self) -> "RunoffVote | None":
+        """The vote now being cast by posts in the game thread, or None (default: votes are not cast
+        in the thread). The running vote count (:func:`forumbot.engine.votecount.vote_count`) is
+        derived from it."""
+        return None
 
     def on_unvote(self, seat: int, cmd: "Command", out: "Step") -> None:
         """A player withdraws his vote (unvote / 取消投票). Default, for rulebooks where the first

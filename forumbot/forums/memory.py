@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
-from forumbot.forums.errors import ForumDown, NoSuchUser, NotFound, SendFailed, WriteUncertain
+from forumbot.forums.errors import ForumDown, NoSuchUser, NotAllowed, NotFound, SendFailed, WriteUncertain
 
 
 @dataclass
@@ -44,6 +44,7 @@ class MemoryForum:
     users: set[str] = field(default_factory=set)
     subjects: dict[int, str] = field(default_factory=dict)
     requests: int = 0
+    edits: int = 0  # posts edited (edits performed, the same text again included)
     _next_id: int = 1
     fail_after_write: bool = False  # the write reaches the forum, then the connection drops
     late_writes: int = 0
@@ -157,6 +158,19 @@ class MemoryForum:
 
     def edit_post(self, post_id: int, body: str) -> None:
         self._req()
+        for posts in self.threads.values():
+            for i, p in enumerate(posts):
+                if p.post_id == post_id:
+                    if p.author != self.username:
+                        raise NotAllowed(f"post {post_id} is not the judge's (memory forum)")
+
+                    def perform(posts: list[ThreadPost] = posts, i: int = i, p: ThreadPost = p) -> None:
+                        posts[i] = ThreadPost(p.post_id, p.author, p.time_utc, body, body, True)
+                        self.edits += 1
+
+                    self._write(perform)
+                    return
+        raise NotFound(f"post {post_id} does not exist")
 
     def lock_thread(self, thread_id: int) -> None:
         self._req()

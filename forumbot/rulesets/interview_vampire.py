@@ -150,6 +150,10 @@ class InterviewVampire(Ruleset):
 
     thread_verbs = frozenset({"vote"})
 
+    def thread_vote(self) -> RunoffVote | None:
+        """The day vote while it is open: 夜访吸血鬼 has it posted in the thread."""
+        return self.vote if self.game.phase.kind == "day" else None
+
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Last words and dead players' posts (the engine's rule); in the day, a living player's post
         that is a vote command is his vote. Any other post is talk."""

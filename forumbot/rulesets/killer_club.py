@@ -201,6 +201,12 @@ class KillerClub(Ruleset):
         """With ``vote_in_thread`` a vote posted in the thread counts; every other command goes by PM."""
         return verb == "vote" and self.params.vote_in_thread
 
+    def thread_vote(self) -> RunoffVote | None:
+        """With ``vote_in_thread``, the day vote (or run-off) while it is open."""
+        if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
+            return self.vote
+        return None
+
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Last words and dead players' posts (the engine's rule); with ``vote_in_thread``, a living
         player's post that is a vote command is his vote. Any other post is talk."""

@@ -31,6 +31,7 @@ from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.season_edits import as_started, check_after_replacements
 from forumbot.runtime.timing import Timing
+from forumbot.runtime.votecount import VoteCounts
 
 log = logging.getLogger("forumbot")
 
@@ -78,6 +79,7 @@ class Bot:
         self.seed = season.seed
         self.thread_id = season.thread_id or config.forum.thread_id
         self.delivery = Delivery(self)
+        self.vote_counts = VoteCounts(self)
         self._rebuild()
         if self.config is not config:
             check_after_replacements(config, stored, [p.name for p in self.game.players])
@@ -93,6 +95,8 @@ class Bot:
         self.timing = Timing()
         self.thread_commands: list[tuple[int, str, str]] = []  # (phase id, player, verb) answered by PM
         self.opened_by: dict[int, int] = {}  # phase id -> the input (seq) whose posts open it
+        self.vote_actions: dict[int, int] = {}  # phase id -> votes and unvotes recorded (the vote count's rhythm)
+        self.last_thread_post: int | None = None  # forum id of the last thread post applied ("counted through")
         self.seq = 0
         self.started = False
         for row, inbound in self.store.inputs():
@@ -113,6 +117,11 @@ class Bot:
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = self.game.apply(Message(sender, inbound.text, channel))
         self.timing.observe(kind, at, step, self.game, opened_at)
+        if inbound is not None and inbound.source == "thread":
+            self.last_thread_post = inbound.forum_id
+        acted = sum(e.kind in ("ballot", "unvote") for e in step.events)
+        if acted:
+            self.vote_actions[self.game.phase.id] = self.vote_actions.get(self.game.phase.id, 0) + acted
         self.thread_commands += [(self.game.phase.id, e.data["name"], e.data["verb"])
                                  for e in step.events if e.kind == "command_in_thread"]
         if seq is not None and any(e.kind == "phase_opened" for e in step.events):
@@ -214,6 +223,7 @@ class Bot:
             self._start()
         self._poll()
         self._advance()
+        self.vote_counts.run()
         self._deliver()
         if self.game.finished:
             self.delivery.settle_at_game_over()
@@ -573,13 +583,15 @@ class Bot:
 
     # --- waking up -------------------------------------------------------------------------------------
     def next_wakeup(self) -> datetime | None:
-        """The next instant the bot must act besides polling: start, a reminder or a deadline (+ grace)."""
+        """The next instant the bot must act besides polling: start, a reminder or a deadline (+ grace), a
+        vote count at a fixed time."""
         grace = parse_duration(self.config.schedule.grace)
         if not self.started:
             return self.start_time()
         dl = self.deadline()
         tick = self._next_reminder(dl)
-        times = [t + grace for t in ([tick[0]] if tick else []) + ([dl] if dl else [])]
+        count = self.vote_counts.next_time()
+        times = [t + grace for t in ([tick[0]] if tick else []) + ([dl] if dl else [])] + ([count] if count else [])
         return min(times) if times else None
 
     def done(self) -> bool:

@@ -12,6 +12,9 @@
   by the forum. The row stays ``sending``; it is looked for on the forum only once the forum's request
   horizon (``request_horizon_seconds`` of the adapter) has passed since the attempt, and sent again only
   if it is not there. A refused row (``failed``) is looked for the same way before each retry.
+- **Edits.** An ``edit`` row replaces the text of the judge's post ``forum_ref`` (a running vote count).
+  An uncertain edit is simply done again after the horizon: writing the same text twice changes nothing.
+  An edit the forum refuses (NotFound, NotAllowed: a post too old to edit) becomes a new post.
 - **Settled rows.** A private message to an account that does not exist is ``undeliverable`` at once
   (the organisers are told once, it is not retried); rows still failing when the game is over are
   settled the same way, so ``run`` can stop with a summary of what was not delivered.
@@ -92,7 +95,7 @@ class Delivery:
             dest = destination(row)
             if dest in blocked:
                 continue
-            if row.kind == "post" and self.bot.thread_id is None:
+            if row.kind in ("post", "edit") and self.bot.thread_id is None:
                 blocked.add(dest)  # posts wait for the thread to exist
                 continue
             if row.status == "sending":
@@ -130,7 +133,16 @@ class Delivery:
                 self.hold_until = self.bot.clock() + timedelta(seconds=exc.wait_seconds)
                 log.warning("delivery: the forum asks to slow down; next write in %.0f s", exc.wait_seconds)
                 return
-            except (SendFailed, NotFound, NotAllowed) as exc:
+            except (NotFound, NotAllowed) as exc:
+                if row.kind == "edit":  # the forum will not edit it (a time limit, the post gone): post it anew
+                    log.info("delivery: the forum refused to edit post %s (%s); posting the text anew", row.forum_ref,
+                             type(exc).__name__)
+                    self.store.update_outbox(row.id, kind="post", status="pending", forum_ref=None)
+                    blocked.add(dest)
+                    continue
+                self._failed(row, exc)
+                continue
+            except SendFailed as exc:
                 self._failed(row, exc)
                 continue
             except ForumError as exc:
@@ -192,13 +204,17 @@ class Delivery:
             self.bot.thread_id = thread_id
             self.store.set_thread(thread_id)
             return thread_id
+        if row.kind == "edit":
+            assert row.forum_ref is not None
+            self.forum.edit_post(row.forum_ref, row.body)
+            return row.forum_ref
         return self.forum.reply(self.bot.thread_id, self.bot.post_body(row))
 
     def _before(self, row: OutboxRow) -> int | None:
         """The forum id of the last row to the same destination sent before ``row`` was queued: the
         forum item ``row`` became, if it did, is newer than that."""
         refs = [r.forum_ref for r in self.store.outbox(("sent",))
-                if r.id < row.id and destination(r) == destination(row) and r.kind != "thread" and r.forum_ref]
+                if r.id < row.id and destination(r) == destination(row) and r.kind in ("pm", "post") and r.forum_ref]
         return max(refs) if refs else None
 
     def _verify(self, row: OutboxRow) -> int | SentMessage | None:
@@ -226,7 +242,8 @@ class Delivery:
             else (result, None)
         self.store.update_outbox(row.id, status="sent", forum_ref=ref, conversation_id=conversation,
                                  sent_at=self.bot.clock(), last_error=None)
-        what = {"pm": f"private message to {row.recipient}", "post": "post", "thread": "new thread"}[row.kind]
+        what = {"pm": f"private message to {row.recipient}", "post": "post", "thread": "new thread",
+                "edit": "edit of post"}[row.kind]
         # Private messages only at DEBUG: their recipients and number tell the teams (INFO is shared).
         log.log(logging.DEBUG if row.kind == "pm" else logging.INFO, "sent %s (forum id %d)", what, ref)
 

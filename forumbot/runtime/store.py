@@ -83,14 +83,16 @@ class OutboxRow(SQLModel, table=True):
     """A post, private message or new thread to send. ``status``: pending, sending (an attempt may or
     may not have reached the forum: verify before retrying, after the forum's request horizon), sent,
     failed (refused; ``next_attempt_at`` is its retry), undeliverable (settled: it never will be, e.g. no
-    such account), cancelled (its recipient was replaced before it went out), note (not for the forum).
+    such account), cancelled (its recipient was replaced before it went out), note (not for the forum),
+    superseded (a refused edit replaced by a newer one). ``kind`` "edit": new text for the judge's post
+    ``forum_ref`` (a running vote count).
     ``conversation_id``: the forum's conversation a sent private message is in."""
 
     __tablename__ = "outbox"
     id: int | None = Field(default=None, primary_key=True)
     season_id: int = Field(index=True)
     key: str = Field(unique=True)
-    kind: str  # "post" | "pm" | "thread" | "note"
+    kind: str  # "post" | "pm" | "thread" | "note" | "edit"
     template: str = ""
     recipient: str | None = None
     subject: str = ""
