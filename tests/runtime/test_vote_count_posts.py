@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-
 from bot_helpers import make_season
+
 from forumbot.forums.errors import NotAllowed
 from forumbot.render import LOCALES, MARKUPS, Renderer
 
