@@ -81,11 +81,11 @@ class VoteCounts:
         mine = {"n": mine["n"] + 1, "votes": actions, "marks": sorted(mine["marks"] + marks)}
         state[str(pid)] = mine
         last = rows[-1] if rows else None
-        if sch.vote_count_edit and last is not None and last.status == "pending":
+        if sch.vote_count_edit and last is not None and last.id is not None and last.status == "pending":
             bot.store.set_body_and_cursor(last.id, body, CURSOR, state)  # not sent yet: send the newer count
         elif sch.vote_count_edit and posted:
             for r in rows:  # an older edit still to be retried would put back an older count
-                if r.kind == "edit" and r.status == "failed":
+                if r.kind == "edit" and r.status == "failed" and r.id is not None:
                     bot.store.update_outbox(r.id, status="superseded", next_attempt_at=None)
             bot.store.queue([OutboxRow(season_id=0, key=f"{prefix}{mine['n']}", kind="edit", template=TEMPLATE,
                                        body=body, forum_ref=posted[-1].forum_ref)], {CURSOR: state})
