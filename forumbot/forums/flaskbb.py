@@ -424,8 +424,6 @@ class FlaskBBForum:
 
     def _reply_pm(self, conversation_id: int, user: str, body: str) -> SentMessage:
         path = f"/conversations/{conversation_id}/view"
-        before = self._page(path, pages.parse_conversation)
-        last = max((m.message_id for m in before.messages), default=0)
         answer = self._submit(path, {"message": body, "submit": "Send Message"}, form_path=path)
         if answer.status_code == 404:
             raise NotFound(f"conversation {conversation_id} does not exist on {self.base_url}")
@@ -433,10 +431,12 @@ class FlaskBBForum:
         if answer.status_code not in (301, 302, 303) or not urlsplit(location).path.rstrip("/").endswith(path):
             reason = self._refusal(answer, "send the message")
             raise SendFailed(f"the private message to {user!r} was not sent: {reason}", reason)
-        found = self.find_sent_pm(user, "", body, after_message_id=last, conversation_id=conversation_id)
-        if found is None:
+        conv = self._page(path, pages.parse_conversation)  # the message just sent: the newest of ours with its text
+        want = fingerprint(body)
+        mine = [m for m in conv.messages if m.author == self._user and fingerprint(m.text) == want]
+        if not mine:
             raise WriteUncertain(f"the forum said the message to {user!r} was sent but it is not in the conversation")
-        return found
+        return SentMessage(mine[-1].message_id, conversation_id, user, mine[-1].time_utc)
 
     def find_thread(self, forum_id: int, subject: str) -> int | None:
         """The newest thread the judge opened in board ``forum_id`` with exactly ``subject`` (first page

@@ -38,6 +38,8 @@ log = logging.getLogger("forumbot")
 CLI = "@cli"
 #: the longest the poller waits after failed polls in a row (seconds), unless the forum asks for longer
 MAX_POLL_BACKOFF = 300.0
+#: the least time (seconds) delivery may use between two reads when no deadline or reminder comes first
+DELIVERY_WINDOW = 5.0
 
 
 def utcnow() -> datetime:
@@ -229,13 +231,17 @@ class Bot:
             self.delivery.settle_at_game_over()
 
     def next_read(self) -> datetime:
-        """When the forum must be read next: one poll interval from now, or sooner when a deadline or a
-        reminder (plus grace) comes first. Delivery stops before it, so reading never waits for the outbox."""
+        """When the forum must be read next: a deadline or a reminder plus grace (now, when one is due
+        already), else one poll interval from now — or :data:`DELIVERY_WINDOW` when the interval is
+        shorter, so that a very short interval does not starve delivery (reading sooner would only answer
+        commands sooner, which a backlog delays anyway). Delivery stops before it, so reading and deadlines
+        never wait for the outbox."""
         now = self.clock()
-        due = [now + parse_duration(self.config.schedule.poll_interval)]
+        interval = parse_duration(self.config.schedule.poll_interval).total_seconds()
+        due = [now + timedelta(seconds=max(interval, DELIVERY_WINDOW))]
         wake = self.next_wakeup() if self.started else None
-        if wake is not None and wake > now:
-            due.append(wake)
+        if wake is not None:
+            due.append(max(wake, now))
         return min(due)
 
     def _start(self) -> None:

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from forumbot.config import load_config
+from forumbot.forums.flaskbb_pages import parse_inbox
 from forumbot.runtime.bot import Bot
 from forumbot.testforum import RunningForum
 
@@ -130,23 +131,38 @@ class Players:
     errors: list[str] = field(default_factory=list)
     posts: list[list[tuple[str, str]]] = field(default_factory=list)  # thread posts per phase, sent after the PMs
     thread_id: Callable[[], int | None] | None = None
-    season: str = "e2e"  # players answer inside the judge's conversation of this season, as players do
+    season: str = "e2e"
+    reply_in_conversation: bool = False  # players answer inside the judge's conversation of this season
     wait_for_judge: float = 0.0  # seconds a player waits for the judge's first message before writing
+    wait_for_post: float = 0.0  # seconds players wait for the post opening a phase before writing in it
+
+    def wait_for_phase_post(self, client, judge: str, opened: datetime) -> None:
+        """Players act on the post opening the phase: wait (at most ``wait_for_post`` s) until the judge's
+        post of that phase is in the thread."""
+        until = time.monotonic() + self.wait_for_post
+        tid = None
+        while time.monotonic() < until:
+            tid = tid or (self.thread_id() if self.thread_id else None)
+            if tid and any(p.author == judge and p.time_utc >= opened for p in client.thread_posts(tid)):
+                return
+            time.sleep(0.5)
 
     def conversation(self, client, judge: str) -> int | None:
         """The player's conversation with the judge this season, if the judge has written (remembered)."""
         known = self.__dict__.setdefault("_conversations", {})
         if client in known:
             return known[client]
-        for m in client.private_messages():
-            if m.sender == judge and m.subject.startswith(f"{self.season} ·"):
-                known[client] = m.conversation_id
+        inbox = client._page("/conversations/inbox", parse_inbox)  # one request: the conversation list
+        for row in inbox.rows:
+            if judge in (row.from_user, row.to_user) and row.subject.startswith(f"{self.season} ·"):
+                known[client] = row.conversation_id
         return known.get(client)
 
     def send(self, client, judge: str, text: str) -> None:
         """A private message to the judge: inside the judge's conversation with this player when there is
         one (a reply), else a new conversation."""
-        client.send_pm(judge, "judge", text, conversation_id=self.conversation(client, judge))
+        cid = self.conversation(client, judge) if self.reply_in_conversation else None
+        client.send_pm(judge, "judge", text, conversation_id=cid)
 
     def wait_for_role_pms(self, clients: dict, judge: str, senders: set[str]) -> None:
         """Players answer the judge's role PM: wait (at most ``wait_for_judge`` s) until it reached them."""
@@ -168,6 +184,9 @@ class Players:
             wait_until(at)
             if self.wait_for_judge:
                 self.wait_for_role_pms(clients, judge, {s for s, _ in messages if s in clients})
+            if self.wait_for_post and clients:
+                opened = self.start + timedelta(seconds=k * self.length)
+                self.wait_for_phase_post(next(iter(clients.values())), judge, opened)
             for sender, text in messages:
                 client = clients.get(sender) or clients.setdefault(sender, self.forum.client(sender))
                 try:

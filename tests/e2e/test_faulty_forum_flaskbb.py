@@ -39,6 +39,13 @@ def example_phases():
     return [[tuple(m) for m in p.get("messages", [])] for p in t["phases"]]
 
 
+def thread_of(config: Path) -> int | None:
+    """The season's thread once the bot opened it (read from its database, one thread at a time)."""
+    with STATE:
+        state = bot_state(config, "unused")
+        return state.thread_id
+
+
 def season(folder: Path, label: str, start: datetime, faults: dict | None, results: dict) -> None:
     folder.mkdir()
     phases = example_phases()
@@ -50,7 +57,8 @@ def season(folder: Path, label: str, start: datetime, faults: dict | None, resul
                                   timeout=TIMEOUT, retries=3, forum_extra="request_horizon_seconds = 8")
             bot = BotProcess(config, forum, folder / "bot.log")
             bot.start()
-            driver = Players(forum, start, LENGTH, phases, season=label, wait_for_judge=8.0)
+            driver = Players(forum, start, LENGTH, phases, season=label, reply_in_conversation=True,
+                             wait_for_judge=8.0, wait_for_post=8.0, thread_id=lambda: thread_of(config))
             sender = driver.thread()
             end = start + timedelta(seconds=(len(phases) + 1) * LENGTH + 240)
             while datetime.now(UTC) < end and not bot.finished():
