@@ -90,11 +90,13 @@ class PostTooShort(SendFailed):
 
 class PostQueued(NotAllowed):
     """The forum stored the post but holds it for a moderator's approval (phpBB's newly registered users
-    group, NodeBB's post queue): it is not visible and must not be sent again. ``post_id`` when known."""
+    group, NodeBB's post queue): it is not visible and must not be sent again. ``post_id`` when known;
+    ``queue_id``: the forum's id of the queued item (NodeBB), or ""."""
 
-    def __init__(self, message: str, post_id: int | None = None):
+    def __init__(self, message: str, post_id: int | None = None, queue_id: str = ""):
         super().__init__(message)
         self.post_id = post_id
+        self.queue_id = queue_id
 
 
 #: what a refusal's reason says when a private message box is full (FlaskBB counts the sender's box)

@@ -31,7 +31,7 @@ Writing
     :meth:`write_wait_seconds` gives the shorter wait (the runtime asks without knowing the kind) and a
     write still sleeps what its own kind needs. A refused delay raises :class:`RateLimited` and raises that
     clock's interval to the delay NodeBB named. A post held in the post queue (HTTP 202) raises
-    :class:`.nodebb_api.PostQueued`; the same text to the same thread is not queued twice by this adapter.
+    :class:`.errors.PostQueued`; the same text to the same thread is not queued twice by this adapter.
     A private message longer than ``maximumChatMessageLength`` (1000) goes as several chat messages; the
     subject is its first line, in bold.
 """
@@ -58,6 +58,7 @@ from forumbot.forums.errors import (
     NoSuchUser,
     NotAllowed,
     NotFound,
+    PostQueued,
     RateLimited,
     WriteUncertain,
 )
@@ -557,8 +558,8 @@ class NodeBBForum:
 
     def reply(self, thread_id: int, body: str) -> int:
         """Posts ``body`` (Markdown) in the thread; returns the new post id. Raises NotFound, NotAllowed
-        (locked thread, no privilege), :class:`.nodebb_api.PostQueued`, RateLimited (post delays),
-        :class:`.nodebb_api.PostTooShort` or SendFailed."""
+        (locked thread, no privilege), :class:`.errors.PostQueued`, RateLimited (post delays),
+        :class:`.errors.PostTooShort` or SendFailed."""
         tid = int(thread_id)
         what = f"the reply in thread {tid}"
         self._not_queued_again(tid, body, what)
@@ -579,19 +580,19 @@ class NodeBBForum:
     def _not_queued_again(self, tid: int, body: str, what: str) -> None:
         key = f"{tid}:{fingerprint(body)}"
         if key in self._queued:
-            raise api.PostQueued(f"{what} is already in NodeBB's post queue (id {self._queued[key]}) waiting for a "
-                                 "moderator; not sent again", self._queued[key])
+            raise PostQueued(f"{what} is already in NodeBB's post queue (id {self._queued[key]}) waiting for a "
+                                 "moderator; not sent again", queue_id=self._queued[key])
 
     def _check_queued(self, answer: api.Answer, tid: int, body: str, what: str) -> None:
         data = answer.data if isinstance(answer.data, dict) else {}
         if answer.status == 202 or data.get("queued"):
             qid = str(data.get("id") or "")
             self._queued[f"{tid}:{fingerprint(body)}"] = qid
-            raise api.PostQueued(
+            raise PostQueued(
                 f"{what} was put in NodeBB's post queue (id {qid}) and shows only once a moderator approves it; "
                 "exempt the judge: make it a member of a group in groupsExemptFromPostQueue (administrators, "
                 "Global Moderators), a moderator of the category, or give it reputation ≥ "
-                "postQueueReputationThreshold; or switch postQueue off", qid)
+                "postQueueReputationThreshold; or switch postQueue off", queue_id=qid)
 
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:
         """Opens a topic in category ``forum_id`` (cid); returns its tid. Raises as :meth:`reply`."""

@@ -22,6 +22,7 @@ from forumbot.forums.errors import (
     NoSuchUser,
     NotAllowed,
     NotFound,
+    PostTooShort,
     RateLimited,
     SendFailed,
 )
@@ -42,24 +43,6 @@ MIN_POST_LENGTH = 8
 #: added to every delay counted from the answer (NodeBB stamps a write when it checks it, before answering,
 #: and compares milliseconds of the same clock: the answer is always later than the stamp)
 PACING_MARGIN = 0.2
-
-
-class PostQueued(NotAllowed):
-    """NodeBB held the post in its post queue (HTTP 202 ``"queued": true``): it shows in the thread only
-    once a moderator approves it. ``queue_id`` is NodeBB's id of the queued item. Not sent again by the
-    adapter: a second attempt would queue a second copy."""
-
-    def __init__(self, message: str, queue_id: str = ""):
-        super().__init__(message)
-        self.queue_id = queue_id
-
-
-class PostTooShort(SendFailed):
-    """``minimumPostLength``: the text has fewer characters than the forum accepts (``least``)."""
-
-    def __init__(self, message: str, least: int):
-        super().__init__(message, "content-too-short")
-        self.least = least
 
 
 @dataclass(frozen=True)
@@ -142,7 +125,8 @@ def refusal(answer: Answer, what: str, *, chat: bool = False) -> ForumError:
             "newbieChatMessageDelay (120 s)", NEWBIE_CHAT_DELAY if chat else CHAT_DELAY + PACING_MARGIN)
     if "posts should contain at least" in low:
         least = int(_first_number(text, MIN_POST_LENGTH))
-        return PostTooShort(f"{what} was refused: {text} (minimumPostLength {least})", least)
+        return PostTooShort(f"{what} was refused: {text} (minimumPostLength {least})", "content-too-short",
+                            min_length=least)
     if "user does not exist" in low or "no-user" in low:
         return NoSuchUser(f"{what} was refused: {text} (no account of that name)", text)
     if answer.status == 404 or "does not exist" in low or "no-room" in low:

@@ -19,11 +19,12 @@ from forumbot.forums.errors import (
     NoSuchUser,
     NotAllowed,
     NotFound,
+    PostQueued,
+    PostTooShort,
     RateLimited,
     SendFailed,
 )
 from forumbot.forums.nodebb import USER_AGENT, NodeBBForum
-from forumbot.forums.nodebb_api import PostQueued, PostTooShort
 
 BASE = "http://127.0.0.1:4590"
 
