@@ -52,7 +52,7 @@ forum_id = {forum.forum_id}
 retries = {retries}
 backoff_seconds = 0.2
 timeout_seconds = {timeout}
-{forum_extra}
+{forum_extra or "request_horizon_seconds = 3"}
 
 [schedule]
 start = {start.replace(tzinfo=None, microsecond=0).isoformat()}
