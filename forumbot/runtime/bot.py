@@ -294,6 +294,11 @@ class Bot:
         self.store.set_cursor("polled_at", began.isoformat())
         return True
 
+    @property
+    def poll_held_until(self) -> datetime | None:
+        """When the poller's back-off after failed polls ends (None: not backing off)."""
+        return self._poll_held_until
+
     def _poll_failed(self, exc: ForumError) -> None:
         self._poll_failures += 1
         interval = parse_duration(self.config.schedule.poll_interval).total_seconds()

@@ -63,6 +63,11 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
         # this cycle began (a cycle that delivered until its end would otherwise miss the interval tick).
         now = datetime.now(UTC)
         wake = min(t for t in (bot.next_wakeup(), began + timedelta(seconds=interval)) if t is not None)
+        if wake <= began:
+            # Due before this cycle began and still due: the cycle could not act on it (the forum is down
+            # or the poller is backing off). Running again at once would only spin; the next read is due
+            # after the poll interval, or when the poller's back-off ends.
+            wake = max(began + timedelta(seconds=interval), bot.poll_held_until or now)
         if not stopping.is_set():
             scheduler.add_job(job, "date", run_date=max(wake, now), id="tick", replace_existing=True)
 
