@@ -26,10 +26,10 @@ from forumbot.forums.errors import ForumError, failure_cause
 from forumbot.migrations import upgrade
 from forumbot.render import Renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
-from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
-from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.delivery import Delivery
+from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
 from forumbot.runtime.season_edits import as_started, check_after_replacements
+from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.timing import Timing
 from forumbot.runtime.votecount import VoteCounts
 
@@ -318,13 +318,13 @@ class Bot:
                                     {"pm": times})
             rows = [InboundRow(season_id=0, source="pm", forum_id=m.message_id, sender=m.sender, sent_at=m.time_utc,
                                earliest=t.earliest, latest=t.latest, subject=m.subject, text=m.body)
-                    for m, t in zip(items, spans) if m.sender != judge]
+                    for m, t in zip(items, spans, strict=False) if m.sender != judge]
         else:
             spans = self._intervals("thread", [Stated(p.time_utc, p.time_precision_seconds)
                                                for p in items], read, {"thread": times})
             rows = [InboundRow(season_id=0, source="thread", forum_id=p.post_id, sender=p.author, sent_at=p.time_utc,
                                earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
-                    for p, t in zip(items, spans) if p.author != judge]
+                    for p, t in zip(items, spans, strict=False) if p.author != judge]
         rows = self._since_first_run(rows)
         cursors: dict[str, Any] = {"forum_cursor": self.forum.export_cursor()}
         if complete:

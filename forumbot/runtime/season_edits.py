@@ -41,7 +41,7 @@ def check_after_replacements(config: SeasonConfig, stored: dict[str, Any], names
     started (``stored``) or after its replacements (``names_now``: the players' names now, in seat
     order). Raises :class:`ConfigError` naming each field that matches neither and how it differs."""
     started = list(stored.get("players", []))
-    renames = {old: new for old, new in zip(started, names_now) if old != new}
+    renames = {old: new for old, new in zip(started, names_now, strict=False) if old != new}
     problems = []
     if config.players not in (started, names_now):
         problems.append("players: " + _players_difference(config.players, names_now, renames))

@@ -13,14 +13,14 @@ import json
 import logging
 import os
 import stat
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Field, Session, SQLModel, create_engine, select
-
 
 log = logging.getLogger("forumbot")
 
@@ -180,7 +180,7 @@ class Store:
 
     # --- season ---------------------------------------------------------------------------------------
     @staticmethod
-    def open_season(engine: Engine, name: str, seed: str, setup: dict[str, Any]) -> "Store":
+    def open_season(engine: Engine, name: str, seed: str, setup: dict[str, Any]) -> Store:
         """The store of season ``name``, created with ``seed`` and ``setup`` if new."""
         with Session(engine, expire_on_commit=False) as s:
             row = s.exec(select(SeasonRow).where(SeasonRow.name == name)).first()
@@ -192,7 +192,7 @@ class Store:
             return Store(engine, row.id)
 
     @staticmethod
-    def find_season(engine: Engine, name: str) -> "Store | None":
+    def find_season(engine: Engine, name: str) -> Store | None:
         with Session(engine, expire_on_commit=False) as s:
             row = s.exec(select(SeasonRow).where(SeasonRow.name == name)).first()
             return Store(engine, row.id) if row else None
