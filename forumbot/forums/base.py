@@ -42,10 +42,10 @@ from forumbot.forums.errors import (  # noqa: F401  (re-exported: one import for
     ForumDown,
     ForumError,
     LayoutChanged,
+    NoSuchUser,
     NotAllowed,
     NotFound,
     RateLimited,
-    NoSuchUser,
     SendFailed,
     WriteUncertain,
 )

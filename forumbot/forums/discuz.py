@@ -57,8 +57,16 @@ from forumbot.forums import discuz_api as api
 from forumbot.forums._http import Transport
 from forumbot.forums.base import SentMessage, ThreadPost
 from forumbot.forums.discuz_pm import DiscuzInbox, fp
-from forumbot.forums.errors import (AuthFailed, ForumDown, ForumError, LayoutChanged, NoSuchUser, NotAllowed,
-                                    NotFound, SendFailed)
+from forumbot.forums.errors import (
+    AuthFailed,
+    ForumDown,
+    ForumError,
+    LayoutChanged,
+    NoSuchUser,
+    NotAllowed,
+    NotFound,
+    SendFailed,
+)
 from forumbot.forums.gbk_text import gbk_safe
 
 log = logging.getLogger(__name__)

@@ -131,7 +131,7 @@ _LOGIN_NEEDED = {"to_login", "login_before_enter_home", "not_loggedin", "nologin
 
 def is_login_needed(answer: Answer) -> bool:
     """The answer says the session is a guest's (expired or never logged in)."""
-    return answer.messageval in _LOGIN_NEEDED or "login" in answer.messageval and "nopermission" in answer.messageval
+    return answer.messageval in _LOGIN_NEEDED or ("login" in answer.messageval and "nopermission" in answer.messageval)
 
 
 def refusal(answer: Answer, what: str, *, flood_wait: float, newbie_wait: float = 120.0) -> ForumError:

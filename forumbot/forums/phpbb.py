@@ -82,14 +82,14 @@ def refusal(common: pages.PageCommon, what: str, flood_seconds: float) -> ForumE
     if "approved by a moderator" in text:
         return PostQueued(f"{what} was stored but waits for a moderator's approval (the judge's account is in "
                           f"a group whose posts are queued, e.g. Newly registered users): {text}")
-    if not text or "successfully" in common.message and not common.errors:
+    if not text or ("successfully" in common.message and not common.errors):
         return None
     if "so soon after your last" in text:
         return FloodControl(f"{what} was refused by the forum's flood control: {text}", flood_seconds)
     if "submitted form was invalid" in text:
         return FormTooFresh(f"{what} was refused: {text} (a form token used within a second of being issued, "
                             "or one already used)", FORM_MIN_AGE_SECONDS)
-    if "too few characters" in text or "at least" in text and "character" in text:
+    if "too few characters" in text or ("at least" in text and "character" in text):
         match = re.search(r"at least (\d+) character", text)
         return PostTooShort(f"{what} was refused as too short: {text}", text, int(match.group(1)) if match else None)
     if "approved by a moderator" in text:
