@@ -125,7 +125,7 @@ class SeasonConfig(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> "SeasonConfig":
+    def _consistent(self) -> SeasonConfig:
         from forumbot.language.normalize import fold
 
         for name in self.aliases:

@@ -15,9 +15,10 @@ every rendered text is made GBK-safe (✓ → √, ✗ → ×, ♥ → 心, emoj
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import jinja2
 
@@ -187,7 +188,7 @@ class Renderer:
         return gbk_safe(text) if self.gbk else text
 
 
-@lru_cache(maxsize=None)
+@cache
 def renderer(locale: str = "zh-Hans", markup: str = "markdown", overrides: str | None = None,
              charset: str | None = None) -> Renderer:
     """A cached :class:`Renderer`."""

@@ -15,8 +15,9 @@ Nothing here reads a clock or draws at random.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.types import Step
 
@@ -105,7 +106,7 @@ class DawnReports:
         """Seats with a report, in seat order."""
         return sorted(self._reports)
 
-    def send(self, game: "Game", key: str, out: Step, to: Iterable[int] | None = None, /,
+    def send(self, game: Game, key: str, out: Step, to: Iterable[int] | None = None, /,
              defaults: dict[str, Any] | None = None, **common: Any) -> list[int]:
         """Send the reports (each ``defaults`` updated with the seat's items and ``common``); only to
         ``to`` when given. Returns the seats sent to. The reports are cleared."""

@@ -118,7 +118,7 @@ class Game:
         if len(deck) != len(self.players):
             raise SetupError(f"the role counts {counts} do not add up to {len(self.players)} players")
         self.rng("roles").shuffle(deck)
-        for p, role in zip(self.players, deck):
+        for p, role in zip(self.players, deck, strict=False):
             p.role = role
 
     # --- lookups ----------------------------------------------------------------------------------

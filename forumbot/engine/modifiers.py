@@ -5,7 +5,8 @@ rebuilds it; a modifier may be excluded on some days (``exclude``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from forumbot.engine.types import Event, Step
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from forumbot.engine.game import Game
 
 
-def draw_modifier(game: "Game", table: dict[str, float], day: int, out: Step, exclude: Iterable[str] = (),
+def draw_modifier(game: Game, table: dict[str, float], day: int, out: Step, exclude: Iterable[str] = (),
                   purpose: str = "modifier") -> str | None:
     """One key of ``table`` (key -> weight) for ``day``, leaving out ``exclude``; None when nothing
     is left. Recorded as a ``modifier_drawn`` event."""
@@ -34,7 +35,7 @@ def draw_modifier(game: "Game", table: dict[str, float], day: int, out: Step, ex
     return chosen
 
 
-def chance(game: "Game", p: float, purpose: str, out: Step) -> bool:
+def chance(game: Game, p: float, purpose: str, out: Step) -> bool:
     """A seeded coin with probability ``p`` for ``purpose``, recorded as a ``chance`` event."""
     hit = game.rng(purpose).random() < p
     out.events.append(Event("chance", {"purpose": purpose, "p": p, "hit": hit}))

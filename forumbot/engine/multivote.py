@@ -70,7 +70,7 @@ class MultiVote:
         """Votes received by each name (only names in ``among`` when given)."""
         got: dict[int, int] = {}
         for b in self._ballots.values():
-            for c, v in zip(b.choices, b.votes):
+            for c, v in zip(b.choices, b.votes, strict=False):
                 if among is None or c in among:
                     got[c] = got.get(c, 0) + v
         return got

@@ -15,7 +15,8 @@ Nothing here reads a clock or draws at random.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.orders import Order, TeamOrders
 from forumbot.engine.types import Event, Step
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from forumbot.engine.game import Game
 
 
-def tell(game: "Game", seats: Iterable[int], key: str, out: Step, /, **data: Any) -> None:
+def tell(game: Game, seats: Iterable[int], key: str, out: Step, /, **data: Any) -> None:
     """The same private message (template ``key`` with ``data``) to each of ``seats``, in order."""
     for seat in seats:
         game.reply(seat, key, out, **data)
@@ -44,7 +45,7 @@ class NightActions:
 
     # --- team orders ------------------------------------------------------------------------------
     def order(
-        self, game: "Game", team: str, members: Iterable[int], order: Order, out: Step, relay_key: str, /, **data: Any
+        self, game: Game, team: str, members: Iterable[int], order: Order, out: Step, relay_key: str, /, **data: Any
     ) -> Order | None:
         """Make ``order`` the standing order of ``team`` and relay it (template ``relay_key`` with
         ``actor``, ``verb``, ``target`` names, ``replaced`` and ``data``) to every other member of

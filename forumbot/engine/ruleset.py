@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from forumbot.engine.types import Step
     from forumbot.language.types import Command
 
-_REGISTRY: dict[str, type["Ruleset"]] = {}
+_REGISTRY: dict[str, type[Ruleset]] = {}
 
 
 class Params(BaseModel):
@@ -44,7 +44,7 @@ class Ruleset:
     #: every phase kind the ruleset opens besides the prologue (a season's schedule may name them)
     phase_kinds: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, game: "Game", params: Params) -> None:
+    def __init__(self, game: Game, params: Params) -> None:
         self.game = game
         self.params = params
 
@@ -53,12 +53,12 @@ class Ruleset:
         """How many of each role a draw for ``n_players`` deals (counts sum to ``n_players``)."""
         raise NotImplementedError
 
-    def start(self, out: "Step") -> None:
+    def start(self, out: Step) -> None:
         """Roles are dealt: send role PMs, post the opening post, open the first phase."""
         raise NotImplementedError
 
     # --- during the game ----------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: "Command", out: "Step") -> None:
+    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
         """A player's command by PM (``seat`` may be dead: the ruleset decides what the dead may do)."""
         raise NotImplementedError
 
@@ -72,37 +72,37 @@ class Ruleset:
         :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
         return verb in self.thread_verbs
 
-    def thread_vote(self) -> "RunoffVote | None":
+    def thread_vote(self) -> RunoffVote | None:
         """The vote now being cast by posts in the game thread, or None (default: votes are not cast
         in the thread). The running vote count (:func:`forumbot.engine.votecount.vote_count`) is
         derived from it."""
         return None
 
-    def on_unvote(self, seat: int, cmd: "Command", out: "Step") -> None:
+    def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
         """A player withdraws his vote (unvote / 取消投票). Default, for rulebooks where the first
         vote stands: nothing changes and the reply explains that rule (``common/vote_rule``).
         Rulesets whose votes may be withdrawn override it."""
         self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="first_vote_stands")
 
-    def on_no_lynch(self, seat: int, cmd: "Command", out: "Step") -> None:
+    def on_no_lynch(self, seat: int, cmd: Command, out: Step) -> None:
         """A player votes that nobody is executed (no lynch / 不放逐). Default, for rulebooks with no
         abstention: nothing is recorded and the reply explains that rule. Rulesets that allow an
         abstention override it."""
         self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="no_abstention")
 
-    def on_thread_post(self, seat: int, text: str, out: "Step") -> None:
+    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """A post in the game thread by the player at ``seat``. Default: the dead-player rule of
         :meth:`Game.dead_player_post`."""
         self.game.dead_player_post(seat, out)
 
-    def close_phase(self, out: "Step") -> None:
+    def close_phase(self, out: Step) -> None:
         """The current phase's deadline has passed: resolve it and open the next phase (or finish)."""
         raise NotImplementedError
 
-    def on_removed(self, seat: int, out: "Step") -> None:
+    def on_removed(self, seat: int, out: Step) -> None:
         """The organiser removed ``seat`` from the game (penalty); the player is already out."""
 
-    def end_now(self, out: "Step") -> None:
+    def end_now(self, out: Step) -> None:
         """The organiser ends the game: finish it with the standings as they are."""
         raise NotImplementedError
 
@@ -113,7 +113,7 @@ class Ruleset:
         """``(winner, reason)`` when the game is won as it stands, else None."""
         return None
 
-    def check_win(self, out: "Step") -> bool:
+    def check_win(self, out: Step) -> bool:
         """Finish the game if :meth:`win_check` says it is won; True when it did."""
         won = self.win_check()
         if won is None:
@@ -121,7 +121,7 @@ class Ruleset:
         self.finish_game(won[0], won[1], out)
         return True
 
-    def finish_game(self, winner: str | None, reason: str | None, out: "Step") -> None:
+    def finish_game(self, winner: str | None, reason: str | None, out: Step) -> None:
         """End the game with ``winner`` (None: nobody) for ``reason`` and post the final post
         (template ``<ruleset>/final`` with :meth:`final_data`)."""
         self.win_reason = reason

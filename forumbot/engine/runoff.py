@@ -98,7 +98,7 @@ class RunoffVote:
         self.box = BallotBox(points=(1,), allow_change=self.allow_change)
 
 
-def seeded_draw(game: "Game", among: list[int] | tuple[int, ...], purpose: str, out: Step) -> int:
+def seeded_draw(game: Game, among: list[int] | tuple[int, ...], purpose: str, out: Step) -> int:
     """One of ``among`` drawn with the game's seeded randomness for ``purpose``, recorded as an event."""
     pool = sorted(among)
     chosen = game.rng(purpose).choice(pool)

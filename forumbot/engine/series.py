@@ -14,13 +14,14 @@ the bookkeeping for rules that look at earlier games. Pure functions of plain da
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
 
 
-def game_result(game: "Game") -> dict[str, Any]:
+def game_result(game: Game) -> dict[str, Any]:
     """Plain data of a game for the series: ``ruleset``, ``winner``, ``first_night_victim`` (a name
     or None) and ``players`` ([{name, role, faction, won}] in seat order)."""
     factions = type(game.ruleset).roles

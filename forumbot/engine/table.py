@@ -31,7 +31,7 @@ def round_table(seating: list[int], alive: list[int], start: int, clockwise: boo
     return [s for s in ring if s in living]
 
 
-def reshuffle(game: "Game", seating: list[int], purpose: str, out: Step) -> list[int]:
+def reshuffle(game: Game, seating: list[int], purpose: str, out: Step) -> list[int]:
     """A seeded reshuffle of ``seating``, recorded as an event."""
     new = list(seating)
     game.rng(purpose).shuffle(new)

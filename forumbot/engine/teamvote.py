@@ -58,7 +58,7 @@ class TeamVote:
             return False, None
         return True, (b.choices[0] if b.choices else None)
 
-    def close(self, game: "Game", eligible: list[int], purpose: str, out: Step) -> TeamVoteResult:
+    def close(self, game: Game, eligible: list[int], purpose: str, out: Step) -> TeamVoteResult:
         """The plurality among ``eligible`` targets (votes for others are ignored)."""
         from forumbot.engine.runoff import seeded_draw
 

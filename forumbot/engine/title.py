@@ -43,7 +43,7 @@ class Title:
 
 
 def settle_election(
-    game: "Game", outcome: VoteOutcome, pool: list[int], purpose: str, out: Step
+    game: Game, outcome: VoteOutcome, pool: list[int], purpose: str, out: Step
 ) -> tuple[str, int | None]:
     """What a title election's vote decides: ("elected", seat), ("runoff", None) when the tied vote
     again, or ("drawn", seat) after a last tie (among the tied) or when nobody voted (among ``pool``,

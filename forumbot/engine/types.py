@@ -78,7 +78,7 @@ class Step:
         """The thread posts, in order."""
         return [o for o in self.outputs if isinstance(o, Post)]
 
-    def extend(self, other: "Step") -> None:
+    def extend(self, other: Step) -> None:
         """Append ``other``'s events and outputs after this step's."""
         self.events += other.events
         self.outputs += other.outputs

@@ -74,7 +74,7 @@ def _form_regex(form: str) -> str:
     return head + body + tail
 
 
-_LAST: list[tuple[Roster, "RosterIndex"]] = []
+_LAST: list[tuple[Roster, RosterIndex]] = []
 
 
 def index(roster: Roster) -> RosterIndex:

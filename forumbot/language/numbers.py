@@ -80,4 +80,4 @@ def duration_at(s: str, pos: int) -> tuple[int | None, int]:
             end = h.end()
     if end == pos or total <= 0:
         return None, pos
-    return int(round(total)), end
+    return round(total), end

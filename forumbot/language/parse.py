@@ -379,9 +379,9 @@ def _pm(r: _Reader) -> Command | ParseError:
         arity = V.ARITY[verb]
         if latin and _DETERMINER.search(s, max(0, a - 12), a):
             continue  # a vote on me, my vote: a noun
-        if arity in (V.NONE, V.FREE) or (fixed is not None and latin):
-            if in_prose or not r.clause_start(a, latin) or (arity != V.FREE and not r.clause_end(b)):
-                continue
+        if (arity in (V.NONE, V.FREE) or (fixed is not None and latin)) and (
+                in_prose or not r.clause_start(a, latin) or (arity != V.FREE and not r.clause_end(b))):
+            continue
         result, direct = r.read(verb, fixed, kw, a, b)
         if (in_prose or kw in V.DIRECT_ONLY) and not direct:
             continue

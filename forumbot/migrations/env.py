@@ -1,9 +1,9 @@
 """Alembic environment: runs migrations on the engine the bot hands over (no alembic.ini)."""
 
 from alembic import context
+from sqlmodel import SQLModel
 
 from forumbot.runtime import store  # noqa: F401  (the tables' metadata)
-from sqlmodel import SQLModel
 
 engine = context.config.attributes["engine"]
 with engine.begin() as connection:

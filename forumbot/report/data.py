@@ -161,7 +161,7 @@ def _secret_votes(log: GameLog, start: int) -> list[dict[str, Any]]:
             weights = [_num(x) for x in d.get("votes", [1] * len(seats))]
             ballots.append({"voter": g.name(voter), "targets": g.names(seats), "weight": 1, "void": False,
                             "points": weights})
-            for seat, w in zip(seats, weights):
+            for seat, w in zip(seats, weights, strict=False):
                 totals[g.name(seat)] = totals.get(g.name(seat), 0) + w
         votes.append({
             "index": start + len(votes), "phase_id": phase.id, "phase": phase.kind, "round": phase.round, "number": 1,

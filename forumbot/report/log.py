@@ -7,6 +7,7 @@ when the input arrived; a stored season is rebuilt from its inputs exactly as th
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -78,8 +79,6 @@ def from_bot(bot: Bot) -> GameLog:
     deadlines = {}
     for pid in opened:
         if pid < len(bot.game.phases):
-            try:
+            with contextlib.suppress(KeyError, ValueError):
                 deadlines[pid] = bot._scheduled_deadline(pid)
-            except (KeyError, ValueError):
-                pass
     return GameLog(game, records, bot.config.locale, bot.config.name, opened, deadlines, bot.config.tz)

@@ -19,7 +19,7 @@ crimes, the criminal votes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -29,7 +29,7 @@ from forumbot.engine.multivote import BallotError, MultiVote
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.runoff import RunoffVote
 from forumbot.engine.types import Event, Step
-from forumbot.language.types import Command, ParseError
+from forumbot.language.types import Command
 
 HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
 BITERS = (VAMPIRE, CRIMINAL)
@@ -70,7 +70,7 @@ class InterviewVampire(Ruleset):
 
     id = "interview_vampire"
     Params = InterviewVampireParams
-    roles = {HUMAN: HUMAN, VAMPIRE: VAMPIRE, CRIMINAL: CRIMINAL}
+    roles: ClassVar[dict[str, str]] = {HUMAN: HUMAN, VAMPIRE: VAMPIRE, CRIMINAL: CRIMINAL}
     default_role = HUMAN
     phase_kinds = ("prologue", "night", "day")
     min_players = 5
@@ -296,7 +296,7 @@ class InterviewVampire(Ruleset):
         out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.votes),
                                                  "round": g.phase.round}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=True, round=g.phase.round,
-                votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.votes)],
+                votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.votes, strict=False)],
                 read_as=g.read_as(cmd))
 
     def _day_vote(self, seat: int, cmd: Command, out: Step) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Step

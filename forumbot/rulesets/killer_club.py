@@ -17,7 +17,7 @@ No role is revealed before the final post, not even at death.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -105,7 +105,7 @@ class KillerClub(Ruleset):
 
     id = "killer_club"
     Params = KillerClubParams
-    roles = dict(FACTION)
+    roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = CIVILIAN
     phase_kinds = ("prologue", "night", "vote", "runoff", "choice")
     min_players = 6

@@ -9,7 +9,7 @@ out, the window in which he names his successor. Scores are in points (floats, h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import Field
 
@@ -19,7 +19,7 @@ from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Event, Step
 from forumbot.engine.votes import Ballot, BallotBox, top
-from forumbot.language.types import PLAYER_VERBS, Command
+from forumbot.language.types import Command
 
 KILLER, GOOD = "killer", "good"
 CLUES = (1, 2, 3)
@@ -101,7 +101,7 @@ class Sunlight(Ruleset):
 
     id = "sunlight"
     Params = SunlightParams
-    roles = {KILLER: KILLER, GOOD: GOOD}
+    roles: ClassVar[dict[str, str]] = {KILLER: KILLER, GOOD: GOOD}
     default_role = GOOD
     phase_kinds = ("prologue", "vote", "poll", "kill")
     min_players = 4

@@ -22,7 +22,7 @@ No role is revealed before the final post unless ``reveal_roles_at_death``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -94,7 +94,7 @@ class VampireVillage(Ruleset):
 
     id = "vampire_village"
     Params = VampireVillageParams
-    roles = dict(FACTION)
+    roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = VILLAGER
     phase_kinds = ("prologue", "cupid", "night", "witch", "shot", "successor", "election", "vote", "runoff")
     #: the death windows do not use up the last-words window (the dead speak when the others do)
@@ -679,10 +679,7 @@ class VampireVillage(Ruleset):
         g.open_phase(w.kind, round_, round_, out)
         g.post("vampire_village/window_open", out, kind=w.kind, round=round_, name=g.name(w.seat) if w.kind == "successor" else None,
                alive=g.names(g.alive()), hidden=not self.params.reveal_roles_at_death)
-        if self._may_shoot(w):
-            g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
-                    example=g.name(g.alive()[0]))
-        elif w.kind == "successor":
+        if self._may_shoot(w) or w.kind == "successor":
             g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
                     example=g.name(g.alive()[0]))
         return True

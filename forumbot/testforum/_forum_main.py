@@ -18,6 +18,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 os.environ.setdefault("FLASKBB_USE_DEFAULT_LOGGING", "False")
 
@@ -29,7 +30,7 @@ def _config(db_path: str, secret: str = "harness-init-secret", port: int = 0) ->
         WTF_CSRF_SECRET_KEY = secret + "-csrf"
         USE_DEFAULT_LOGGING = False
         LOG_DEFAULT_CONF = None
-        TRUSTED_HOSTS = ["127.0.0.1", "localhost", f"127.0.0.1:{port}", f"localhost:{port}"]
+        TRUSTED_HOSTS: ClassVar[list[str]] = ["127.0.0.1", "localhost", f"127.0.0.1:{port}", f"localhost:{port}"]
         RATELIMIT_STORAGE_URI = "memory://"
         RATELIMIT_ENABLED = False
         CACHE_TYPE = "SimpleCache"
@@ -38,7 +39,7 @@ def _config(db_path: str, secret: str = "harness-init-secret", port: int = 0) ->
         TESTING = False
         SEND_LOGS = False
         EMOJI_BASE_URL = None
-        CELERY_CONFIG = {
+        CELERY_CONFIG: ClassVar[dict[str, object]] = {
             "broker_url": "memory://",
             "result_backend": "cache+memory://",
             "task_always_eager": True,

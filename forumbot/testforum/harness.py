@@ -75,12 +75,11 @@ class RunningForum:
         if self.running:
             return
         (self.instance / "harness.json").write_text(json.dumps(self._spec, ensure_ascii=False), "utf-8")
-        log = open(self.log_path, "ab")
-        self._proc = subprocess.Popen(
-            [str(self._python), str(FORUM_MAIN), "serve", str(self.instance)],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-        )
-        log.close()
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the descriptor
+            self._proc = subprocess.Popen(
+                [str(self._python), str(FORUM_MAIN), "serve", str(self.instance)],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            )
         _RUNNING.add(self)
         deadline = time.monotonic() + timeout_seconds
         while time.monotonic() < deadline:

@@ -21,7 +21,7 @@ exorcism), :mod:`forumbot.engine.weighted` (the banish vote: abstention, the sag
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -35,8 +35,28 @@ from forumbot.engine.types import Event, Step
 from forumbot.engine.weighted import WeightedVote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill.roles import (
-    DAY_ORDER, DOREMY, FACTION, GREAT, HUMAN, HUMAN_SIDE, MAMIZOU, NOT_DAY_ONE, PARSEE, REIMU, REMILIA,
-    RINNOSUKE, ROLES, STANDARD, TAKERS, UTSUHO, WEATHER, YOUKAI, YUKARI, Row, remilia_sees, row_counts,
+    DAY_ORDER,
+    DOREMY,
+    FACTION,
+    GREAT,
+    HUMAN,
+    HUMAN_SIDE,
+    MAMIZOU,
+    NOT_DAY_ONE,
+    PARSEE,
+    REIMU,
+    REMILIA,
+    RINNOSUKE,
+    ROLES,
+    STANDARD,
+    TAKERS,
+    UTSUHO,
+    WEATHER,
+    YOUKAI,
+    YUKARI,
+    Row,
+    remilia_sees,
+    row_counts,
     thirds_counts,
 )
 
@@ -72,7 +92,7 @@ class HumanKill(Ruleset):
 
     id = "human_kill"
     Params = HumanKillParams
-    roles = dict(FACTION)
+    roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = YOUKAI
     phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
                    "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
@@ -293,7 +313,7 @@ class HumanKill(Ruleset):
             target = self._one_target(seat, cmd, out)
             if target is None:
                 return
-        had, before = self.exorcism.choice_of(seat)
+        _had, _before = self.exorcism.choice_of(seat)
         self.exorcism.cast(seat, target)
         out.events.append(Event("exorcise_ballot", {"round": self.round, "voter": seat, "choice": target}))
         name = g.name(target) if target else None
