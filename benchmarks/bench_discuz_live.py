@@ -130,8 +130,9 @@ def main() -> None:
     phones = {name: Player(a.base_url, name, a.player_password) for name in a.players}
     for phone in phones.values():
         phone.login()
-    bot = subprocess.Popen([sys.executable, "-m", "forumbot", "run", str(config)], start_new_session=True,
-                           stdout=open(a.folder / "bot.log", "ab"), stderr=subprocess.STDOUT)
+    with open(a.folder / "bot.log", "ab") as log:  # the child keeps its own copy of the descriptor
+        bot = subprocess.Popen([sys.executable, "-m", "forumbot", "run", str(config)], start_new_session=True,
+                               stdout=log, stderr=subprocess.STDOUT)
     db = a.folder / "season.db"
     deadline = start + timedelta(seconds=prologue + vote)
     try:

@@ -54,7 +54,7 @@ class FaultProxy:
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def start(self) -> "FaultProxy":
+    def start(self) -> FaultProxy:
         self.thread.start()
         return self
 
@@ -62,7 +62,7 @@ class FaultProxy:
         self.server.shutdown()
         self.server.server_close()
 
-    def __enter__(self) -> "FaultProxy":
+    def __enter__(self) -> FaultProxy:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -15,12 +15,20 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from fault_proxy import FaultProxy
+from season_driver import (
+    BotProcess,
+    Players,
+    bot_state,
+    conversations_with_judge,
+    inboxes,
+    judge_posts,
+    mask_times,
+    write_season,
+)
+
 from forumbot.runtime.store import aware
 from forumbot.testforum import start_forum
-from season_driver import (BotProcess, Players, bot_state, conversations_with_judge, inboxes, judge_posts,
-                           mask_times, write_season)
 
 pytestmark = pytest.mark.e2e
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, write_season
 
 from forumbot.replay import load_transcript, replay
 from forumbot.testforum import start_forum
-from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, write_season
 
 pytestmark = pytest.mark.e2e
 

@@ -8,11 +8,11 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from season_driver import write_season
 
 from forumbot.config import load_config
 from forumbot.runtime.bot import Bot
 from forumbot.testforum import start_forum
-from season_driver import write_season
 
 pytestmark = pytest.mark.e2e
 

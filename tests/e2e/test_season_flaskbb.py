@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, mask_times, wait_until, write_season
 
 from forumbot.testforum import start_forum
-from season_driver import (BotProcess, Players, bot_state, inboxes, judge_posts, mask_times, wait_until,
-                           write_season)
 
 pytestmark = pytest.mark.e2e
 

@@ -8,9 +8,9 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from season_driver import BotProcess, bot_state, wait_until, write_season
 
 from forumbot.testforum import start_forum
-from season_driver import BotProcess, bot_state, wait_until, write_season
 
 pytestmark = pytest.mark.e2e
 

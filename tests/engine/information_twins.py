@@ -91,7 +91,7 @@ class Twin:
 
     @classmethod
     def start(cls, spec: Spec, players: list[str], roles: dict[str, str], x: str | None, y: str | None, seed: int,
-              params: dict[str, Any] | None = None) -> "Twin":
+              params: dict[str, Any] | None = None) -> Twin:
         """Twins whose draws differ by ``x`` and ``y``'s roles swapped (None, None: the same draw, for
         a perturbation twin)."""
         swapped = {**roles, x: roles[y], y: roles[x]} if x is not None and y is not None else dict(roles)
@@ -105,7 +105,7 @@ class Twin:
     # --- who is who --------------------------------------------------------------------------------
     def differ(self) -> set[str]:
         """Names whose role differs between the games now."""
-        return {pa.name for pa, pb in zip(self.a.players, self.b.players) if pa.role != pb.role}
+        return {pa.name for pa, pb in zip(self.a.players, self.b.players, strict=False) if pa.role != pb.role}
 
     def _update_informed(self) -> None:
         differ = self.differ()
@@ -236,7 +236,7 @@ def _diff(pa: tuple[list[Any], list[Any]], pb: tuple[list[Any], list[Any]]) -> s
     """The first differing post (or phase list), with only its differing fields."""
     if pa[1] != pb[1]:
         return f" phases A: {pa[1]}\n phases B: {pb[1]}"
-    for i, (x, y) in enumerate(zip(pa[0], pb[0])):
+    for i, (x, y) in enumerate(zip(pa[0], pb[0], strict=False)):
         if x != y:
             if x[0] == y[0] and isinstance(x[1], dict) and isinstance(y[1], dict):
                 keys = sorted(k for k in set(x[1]) | set(y[1]) if x[1].get(k) != y[1].get(k))

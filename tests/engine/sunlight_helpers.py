@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from forumbot.render import Renderer
 from forumbot.replay import ReplayResult, parse_transcript, replay
 
 

@@ -49,7 +49,7 @@ def run(names, params, seed, script):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_random_games(game):
-    names, params, seed, script = game
+    _names, _params, _seed, _script = game
     g, log = run(*game)
     if g.finished:
         assert g.winner in ("human", "youkai", "parsee", "doremy")

@@ -127,7 +127,7 @@ def test_a_round_three_exits_first_post_is_not_called_a_second_one():
              "ABCDEF", ROLES6, organisers=["Org"])
     assert events(r, "last_words") == []
     assert [e["why"] for e in events(r, "dead_player_post")] == ["no_last_words"]
-    report = [x for ph in r.phases for x in ph.step.replies if x.to == "Org"][0]
+    report = next(x for ph in r.phases for x in ph.step.replies if x.to == "Org")
     texts = [renderer(loc).render(report.key, report.data) for loc in ("zh-Hans", "zh-Hant", "en")]
     assert "又" not in texts[0] and "遗言之外" not in texts[0] and "遺言之外" not in texts[1]
     assert "again" not in texts[2]

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from information_twins import Action, Spec, Twin, drawn_roles
 
 from forumbot.engine.game import Game
 from forumbot.engine.types import Post
-from information_twins import Action, Spec, Twin, drawn_roles
 
 #: INFO_EXAMPLES=300 for a longer hunt
 SETTINGS = settings(max_examples=int(os.environ.get("INFO_EXAMPLES", "25")), deadline=None,

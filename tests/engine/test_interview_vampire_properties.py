@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_transcripts import replay_random
 
 from forumbot.render import Renderer
 from forumbot.replay import parse_transcript, replay  # noqa: F401
-from random_transcripts import replay_random
 
 NAMES = ["張三", "李四", "王五", "趙六", "孫七", "周八", "吳九", "鄭十", "Alice", "Bob Lee", "小明", "阿珍", "p13"]
 VERBS = ["吸", "吸血", "suck", "轉化", "convert", "投", "vote", "狀態", "幫助", "殺", ""]
@@ -70,7 +70,7 @@ def test_invariants(raw):
     ended = any(e.kind == "organiser_end" for ph in result.phases for e in ph.step.events)
     if g.finished and not ended:
         assert g.winner in RESULTS or g.winner == ["human", "vampire"]
-        camps, _, over = iv.win_check() if iv.camps or iv.reasons != ["max_nights"] else (iv.camps, [], True)
+        _camps, _, over = iv.win_check() if iv.camps or iv.reasons != ["max_nights"] else (iv.camps, [], True)
         assert over or iv.reasons == ["max_nights"]
     if not g.finished:
         assert iv.win_check()[2] is False

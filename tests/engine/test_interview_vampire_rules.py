@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from interview_vampire_helpers import QUIET_DAY, dawn, day, night, out_names, play, posts, reasons, replies_to
 
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.render import Renderer
 from forumbot.replay import load_transcript, replay
-
-from interview_vampire_helpers import QUIET_DAY, dawn, day, night, out_names, play, posts, reasons, replies_to
 
 FULL = Path(__file__).parent.parent / "transcripts" / "interview_vampire_full_game.yaml"
 TWO = {"A": "vampire", "B": "vampire"}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_transcripts import replay_random
 
 from forumbot.render import Renderer
 from forumbot.replay import parse_transcript, replay  # noqa: F401
-from random_transcripts import replay_random
 
 NAMES = ["張三", "李四", "王五", "趙六", "孫七", "周八", "吳九", "鄭十", "Alice", "Bob Lee", "小明", "阿珍", "p13", "p14"]
 VERBS = ["殺", "杀", "kill", "驗", "查", "check", "問", "ask", "救", "save", "投", "vote", "狀態", "幫助", "接任", "線索 1", ""]
@@ -87,7 +87,7 @@ def test_invariants(raw):
         if night["saved"]:
             assert night["victim"] is None and night["target"] == night["save"]
     # consecutive nights never have the same kill target nor the same save
-    for a, b in zip(kc.nights, kc.nights[1:]):
+    for a, b in zip(kc.nights, kc.nights[1:], strict=False):
         assert a["target"] is None or a["target"] != b["target"]
         assert a["save"] is None or a["save"] != b["save"]
     # last words only for the first N deaths
@@ -106,7 +106,7 @@ def test_invariants(raw):
 @given(transcripts())
 def test_every_private_message_gets_a_reply(raw):
     result = run(raw)
-    for entry, outcome in zip(raw["phases"], result.phases[1:]):
+    for entry, outcome in zip(raw["phases"], result.phases[1:], strict=False):
         senders = [m[0] for m in entry["messages"]]
         replied = [r.to for r in outcome.step.replies]
         for s in set(senders):

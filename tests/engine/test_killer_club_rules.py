@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from killer_club_helpers import PLAYERS, out_names, play, posts, reasons, replies_to, votes
 
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.engine.types import Deadline, Message
 from forumbot.render import Renderer
 from forumbot.replay import load_transcript, replay
-
-from killer_club_helpers import PLAYERS, out_names, play, posts, reasons, replies_to, votes
 
 FULL = Path(__file__).parent.parent / "transcripts" / "killer_club_full_game.yaml"
 EVERYONE = "".join(PLAYERS)
@@ -99,7 +98,7 @@ def test_team_order_overridden_by_a_later_one_and_relayed():
     relayed = [(x.to, x.data["actor"], x.data["target"], x.data["replaced"]) for x in
                [y for ph in r.phases for y in ph.step.replies if y.key == "killer_club/order_relayed"]]
     assert relayed == [("B", "A", "I", None), ("C", "A", "I", None), ("A", "B", "J", "I"), ("C", "B", "J", "I")]
-    mine = [x for x in replies_to(r, "B") if x.key == "killer_club/order_recorded"][0]
+    mine = next(x for x in replies_to(r, "B") if x.key == "killer_club/order_recorded")
     assert mine.data["replaced"] == "I" and mine.data["relayed"] == ["A", "C"]
 
 
@@ -156,7 +155,7 @@ def test_helper_check_without_kill_is_answered_at_the_deadline():
     results = [x for x in r.phases[1].step.replies if x.key == "killer_club/check_result"]
     assert [x.to for x in results] == ["G"]
     step = r.phases[1].step.outputs
-    assert step.index(results[0]) > [i for i, o in enumerate(step) if getattr(o, "key", "") == "killer_club/check_waiting"][0]
+    assert step.index(results[0]) > next(i for i, o in enumerate(step) if getattr(o, "key", "") == "killer_club/check_waiting")
 
 
 def test_nurse_question_answered_at_once():
@@ -389,7 +388,7 @@ def test_no_role_in_any_post_before_the_final_one():
     before = [p for p in posts(r) if p.key != "killer_club/final"]
     assert before
     for p in before:
-        assert "role" not in p.data and "players" not in p.data or p.key == "killer_club/opening"
+        assert ("role" not in p.data and "players" not in p.data) or p.key == "killer_club/opening"
         assert not any(isinstance(v, dict) and "role" in v for v in p.data.values())
     assert all("role" in x for x in posts(r, "final")[0].data["players"])
 

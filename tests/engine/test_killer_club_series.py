@@ -5,11 +5,10 @@ first-night victim may not be the same player three games running (rulebook ã€Œä
 from __future__ import annotations
 
 import pytest
-
-from forumbot.replay import TranscriptError
-from forumbot.engine.series import game_result, merge_standings, ranked, repeated_victim
-
 from killer_club_helpers import PLAYERS, play, posts, reasons, votes
+
+from forumbot.engine.series import game_result, merge_standings, ranked, repeated_victim
+from forumbot.replay import TranscriptError
 
 
 @pytest.mark.parametrize("previous,limit,banned", [

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_transcripts import replay_random
 
 from forumbot.render import Renderer
 from forumbot.replay import parse_transcript, replay  # noqa: F401
-from random_transcripts import replay_random
 
 NAMES = ["张三", "李四", "王五", "趙六", "Alice", "Bob Lee", "player7", "小明", "阿珍"]
 VERBS = ["投", "投票：", "vote", "杀", "殺", "kill", "接任", "线索", "clue", "状态", "help", "", "罚分"]
@@ -63,7 +63,7 @@ def test_scoring_invariants(raw):
     sl = result.game.ruleset
     for v in sl.s.votes:
         n = v.n
-        for voter, score in v.good_scores.items():
+        for _voter, score in v.good_scores.items():
             assert -5 <= score <= 3 and score in (-5, -3, -1, 1, 3)
         killer_voted = any(b.voter == v.killer for b in v.ballots if not b.void)
         low = 3 - 1.5 * n if killer_voted else -1.5 * n
@@ -87,7 +87,7 @@ def test_scoring_invariants(raw):
 @given(transcripts())
 def test_every_private_message_gets_a_reply(raw):
     result = run(raw)
-    for entry, outcome in zip(raw["phases"], result.phases[1:]):
+    for entry, outcome in zip(raw["phases"], result.phases[1:], strict=False):
         senders = [m[0] for m in entry["messages"]]
         replied = [r.to for r in outcome.step.replies]
         # every sender got at least as many replies as messages sent (deadline PMs may add more)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from sunlight_helpers import play, posts, replies_to
 
 from forumbot.render import Renderer
 from forumbot.replay import TranscriptError, parse_transcript, replay
-
-from sunlight_helpers import play, posts, replies_to
 
 ALL_VOTE_C = [[x, "投 C"] for x in "ABDEFG"] + [["C", "投 A"]]
 
@@ -326,7 +325,7 @@ def test_no_role_or_personal_score_in_public_posts_before_the_final(en):
     r = replay(load_transcript(Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"))
     public = [p for p in posts(r) if p.key != "sunlight/final"]
     for p in public:
-        assert "role" not in p.data and "roles" not in p.data and "players" not in p.data or p.key == "sunlight/opening"
+        assert ("role" not in p.data and "roles" not in p.data and "players" not in p.data) or p.key == "sunlight/opening"
         text = en.render(p.key, p.data)
         for killer in ("C", "B"):
             assert f"{killer} was the killer" not in text and f"**{killer}** was **the killer**" not in text
@@ -406,9 +405,9 @@ def test_every_message_gets_a_reply():
 
 def test_status_and_help():
     r = play([[["A", "投 B D"], ["A", "状态"], ["C", "帮助"]]])
-    status = [x for x in replies_to(r, "A") if x.key == "sunlight/status"][0]
+    status = next(x for x in replies_to(r, "A") if x.key == "sunlight/status")
     assert status.data["ballot"] == ["B", "D"]
-    help_ = [x for x in replies_to(r, "C") if x.key == "sunlight/help"][0]
+    help_ = next(x for x in replies_to(r, "C") if x.key == "sunlight/help")
     assert help_.data["verbs"] == ["vote", "status", "help"]
 
 

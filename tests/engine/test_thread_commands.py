@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from forumbot.engine.game import Game, Setup
-from forumbot.engine.types import Deadline, Message
 from forumbot.engine.ruleset import get_ruleset
+from forumbot.engine.types import Deadline, Message
 
 KC_PLAYERS = tuple("ABCDEFGHIJKLMN")
 KC_ROLES = {"A": "killer", "B": "killer", "C": "killer", "D": "police", "E": "police", "F": "police",

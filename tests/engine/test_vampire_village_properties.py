@@ -4,12 +4,14 @@ rules, keep the rulebook's invariants, and every output renders."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from random_transcripts import replay_random
 
 from forumbot.render import Renderer
 from forumbot.replay import parse_transcript, replay  # noqa: F401
-from random_transcripts import replay_random
 
 NAMES = ["張三", "李四", "王五", "趙六", "孫七", "周八", "吳九", "鄭十", "Alice", "Bob Lee", "小明", "阿珍", "p13", "p14",
          "p15", "p16", "p17", "p18"]
@@ -28,7 +30,7 @@ def transcripts(draw):
         if "vampire" not in base:
             base = ["vampire"] + base[: n - 2]
         order = draw(st.permutations(players))
-        roles = dict(zip(order, base))
+        roles = dict(zip(order, base, strict=False))
     senders = players + ["Stranger", "Org"]
     targets = players + ["Nobody", "1", "#2", "自己", ""]
 
@@ -85,7 +87,7 @@ def test_invariants(raw):
     assert used.count("save") <= 1 and used.count("poison") <= 1
     # the guard never protects the same player two nights running
     guards = [n["guard"] for n in vv.nights]
-    assert all(a is None or a != b for a, b in zip(guards, guards[1:]))
+    assert all(a is None or a != b for a, b in itertools.pairwise(guards))
     # at most one self-kill a night, never on night 1
     for n in vv.nights:
         assert n["round"] > 1 or n["selfkill"] is None
@@ -101,7 +103,7 @@ def test_invariants(raw):
 @given(transcripts())
 def test_every_private_message_gets_a_reply(raw):
     result = run(raw)
-    for entry, outcome in zip(raw["phases"], result.phases[1:]):
+    for entry, outcome in zip(raw["phases"], result.phases[1:], strict=False):
         senders = [m[0] for m in entry["messages"]]
         replied = [r.to for r in outcome.step.replies]
         for s in set(senders):

@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from vampire_village_helpers import kinds, out_names, play, posts, reasons, replies_to, votes
 
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.engine.types import Deadline
 from forumbot.render import Renderer
 from forumbot.replay import load_transcript, replay
 from forumbot.rulesets.vampire_village import PRESETS, preset_counts
-
-from vampire_village_helpers import kinds, out_names, play, posts, reasons, replies_to, votes
 
 T = Path(__file__).parent.parent / "transcripts"
 

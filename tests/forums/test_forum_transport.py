@@ -50,7 +50,7 @@ def test_get_gives_forum_down_after_the_retries():
         raise httpx.ConnectError("refused")
 
     http, _ = make(handler, retries=2)
-    with pytest.raises(ForumDown, match="forum.test"):
+    with pytest.raises(ForumDown, match=r"forum.test"):
         http.get("/x")
     assert http.request_count == 3
 

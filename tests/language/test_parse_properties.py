@@ -8,7 +8,7 @@ import opencc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.language.parse import parse
+from forumbot.language.parse import MAX_CANDIDATES, parse, parse_counted
 from forumbot.language.types import Command, ParseError, Roster
 
 ROSTER = Roster.of(
@@ -156,8 +156,6 @@ def test_round_trip(case):
 
 
 # --- two channels: frames never record, unmarked thread posts never record, bounded work
-
-from forumbot.language.parse import MAX_CANDIDATES, parse_counted
 
 NEGATION = ["我不", "我不会", "别", "不要", "千万别", "我没有", "I won't ", "I will not ", "don't ", "Do not ",
             "never ", "I'm not going to ", "we should not "]

@@ -128,7 +128,7 @@ def test_organiser_commands_by_pm_and_cli(tmp_path):
     s.bot.cycle()
     assert s.bot.game.player(6).out_reason == "penalty"
     notes = s.bot.store.outbox(("note",))
-    assert notes and "penalty" in notes[-1].body.lower() or "F" in notes[-1].body
+    assert (notes and "penalty" in notes[-1].body.lower()) or "F" in notes[-1].body
 
 
 def test_pause_moves_the_deadline(tmp_path):

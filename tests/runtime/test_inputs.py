@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot_helpers import T0, Clock, Season, make_config, make_season
 from typer.testing import CliRunner
 
-from bot_helpers import T0, Clock, Season, make_config, make_season
 from forumbot import runtime_cli
 from forumbot.cli import app
-from forumbot.forums.memory import MemoryForum
 from forumbot.forums.discuz_time import parse_relative
+from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.arrival import Interval, Stated, intervals
 
 PLAYERS = list("ABCDEFG")

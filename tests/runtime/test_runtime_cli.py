@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from bot_helpers import T0, Clock
 from typer.testing import CliRunner
 
-from bot_helpers import Clock, T0
 from forumbot.cli import app
 from forumbot.config import load_config
 from forumbot.forums.memory import MemoryForum

@@ -145,7 +145,7 @@ def test_text_as_meant_double_escaping_quotes_smilies_edits(site):
     pid = judge.reply(thread.tid, "原文")
     site.clock.advance(20)
     judge.edit_post(pid, "[b]改过[/b]")
-    edited = [p for p in judge.thread_posts(thread.tid) if p.post_id == pid][0]
+    edited = next(p for p in judge.thread_posts(thread.tid) if p.post_id == pid)
     assert edited.text == "改过" and not edited.edited  # the mobile API never shows the "edited" note
 
 

@@ -102,7 +102,7 @@ def test_pm_to_unknown_user_and_to_oneself_are_send_failures():
     player, _ = replay(c, "郑十")
     with pytest.raises(NoSuchUser, match="message_bad_touser"):  # not retried: the organisers are told once
         player.send_pm("不存在的人", "", "你好")
-    with pytest.raises(SendFailed, match="message_can_not_send_8.*itself"):
+    with pytest.raises(SendFailed, match=r"message_can_not_send_8.*itself"):
         player.send_pm("郑十", "", "给自己")
 
 
