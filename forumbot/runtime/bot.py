@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from forumbot.config import SeasonConfig
 from forumbot.engine.game import Game
@@ -112,10 +112,11 @@ class Bot:
             step = self.game.start()
             self.started = True
         elif kind == "deadline":
+            assert phase_id is not None  # a deadline input names its phase
             step = self.game.apply(Deadline(phase_id))
         else:
             assert inbound is not None
-            channel = "thread" if inbound.source == "thread" else "pm"
+            channel: Literal["pm", "thread"] = "thread" if inbound.source == "thread" else "pm"
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = self.game.apply(Message(sender, inbound.text, channel))
         self.timing.observe(kind, at, step, self.game, opened_at)
@@ -191,6 +192,7 @@ class Bot:
             body = body.replace(format_local(scheduled + before, tz, locale), format_local(scheduled + delay, tz, locale))
             log.info("the post opening phase %d reached the forum %s after it opened: its deadline moves by as much",
                      pid, delay)
+        assert row.id is not None  # a stored outbox row
         self.store.set_body_and_cursor(row.id, body, "post_delay", delays)
         return body
 
@@ -248,7 +250,7 @@ class Bot:
         at = self.start_time()
         step = self._step("start", at, seq=0)
         rows = self._outbox_rows(step, 0)
-        self._commit(InputRow(seq=0, kind="start", at=at), rows)
+        self._commit(InputRow(season_id=self.store.season_id, seq=0, kind="start", at=at), rows)
         # INFO is shared with players: how many private messages a step makes can tell the teams.
         log.info("season %s started: %d players, %d posts queued", self.config.name, len(self.game.players), len(step.posts))
         log.debug("season %s started: %d private messages queued", self.config.name, len(step.replies))
@@ -280,6 +282,7 @@ class Bot:
                 if source == "pm":
                     items: list[Any] = self.forum.private_messages(self.store.cursor("pm_after"))
                 else:
+                    assert self.thread_id is not None  # "thread" is polled only once there is one
                     items = self.forum.thread_posts(self.thread_id, self.store.cursor("post_after"))
             except ForumError as exc:
                 partial = list(getattr(exc, "partial", None) or [])
@@ -434,7 +437,7 @@ class Bot:
         rows = self._outbox_rows(step, seq, inbound, late=late, straddled=str(inbound.id) in notes)
         cursors = {"straddled": notes} if str(inbound.id) in notes else None
         replaced = [e.data["old"] for e in step.events if e.kind == "organiser_replace"]
-        self._commit(InputRow(seq=seq, kind="message", at=at, inbound_id=inbound.id), rows, cursors,
+        self._commit(InputRow(season_id=self.store.season_id, seq=seq, kind="message", at=at, inbound_id=inbound.id), rows, cursors,
                      cancel_to=replaced)
         where = {"pm": "private message", "thread": "thread post", "cli": "organiser command (CLI)"}[inbound.source]
         # INFO names no private message's sender or forum id (ids grow with every PM the judge sends) and
@@ -468,7 +471,7 @@ class Bot:
         opened = now if now - dl > parse_duration(self.config.schedule.outage) else None
         step = self._step("deadline", dl, phase_id=phase.id, opened_at=opened, seq=seq)
         rows = self._outbox_rows(step, seq)
-        self._commit(InputRow(seq=seq, kind="deadline", at=dl, phase_id=phase.id, opened_at=opened), rows)
+        self._commit(InputRow(season_id=self.store.season_id, seq=seq, kind="deadline", at=dl, phase_id=phase.id, opened_at=opened), rows)
         if opened is not None:
             log.warning("deadline of phase %d handled %s late (outage): the next phase opens now", phase.id, now - dl)
         after = self.game.phase

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine, make_url
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 log = logging.getLogger("forumbot")
 
@@ -189,17 +189,20 @@ class Store:
                 s.add(row)
                 s.commit()
                 s.refresh(row)
+            assert row.id is not None  # the database gave it one on commit
             return Store(engine, row.id)
 
     @staticmethod
     def find_season(engine: Engine, name: str) -> Store | None:
         with Session(engine, expire_on_commit=False) as s:
             row = s.exec(select(SeasonRow).where(SeasonRow.name == name)).first()
-            return Store(engine, row.id) if row else None
+            return Store(engine, row.id) if row and row.id is not None else None
 
     def season(self) -> SeasonRow:
         with Session(self.engine, expire_on_commit=False) as s:
-            return s.get(SeasonRow, self.season_id)
+            row = s.get(SeasonRow, self.season_id)
+            assert row is not None  # a Store is made for a stored season only
+            return row
 
     def set_setup(self, setup: dict[str, Any]) -> None:
         """Replace the stored setup (players, draw, ...) of a season that has not started."""
@@ -213,6 +216,7 @@ class Store:
     def set_thread(self, thread_id: int) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(SeasonRow, self.season_id)
+            assert row is not None
             row.thread_id = thread_id
             s.add(row)
             s.commit()
@@ -257,6 +261,7 @@ class Store:
     def inbound(self, inbound_id: int) -> InboundRow:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(InboundRow, inbound_id)
+            assert row is not None, f"no inbound row {inbound_id}"
             return _aware_times(row)
 
     def last_earliest(self, source: str) -> datetime | None:
@@ -264,7 +269,7 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.exec(
                 select(InboundRow).where(InboundRow.season_id == self.season_id, InboundRow.source == source)
-                .order_by(InboundRow.forum_id.desc())  # type: ignore[union-attr]
+                .order_by(col(InboundRow.forum_id).desc())
             ).first()
         return _aware_times(row).earliest if row is not None else None
 
@@ -272,7 +277,7 @@ class Store:
     def inputs(self) -> list[tuple[InputRow, InboundRow | None]]:
         """Every input in order, with its inbound row."""
         with Session(self.engine, expire_on_commit=False) as s:
-            rows = s.exec(select(InputRow).where(InputRow.season_id == self.season_id).order_by(InputRow.seq)).all()
+            rows = s.exec(select(InputRow).where(InputRow.season_id == self.season_id).order_by(col(InputRow.seq))).all()
             out = []
             for r in rows:
                 r.at = aware(r.at)
@@ -291,7 +296,7 @@ class Store:
             for name in cancel_to:
                 waiting = s.exec(select(OutboxRow).where(
                     OutboxRow.season_id == self.season_id, OutboxRow.kind == "pm", OutboxRow.recipient == name,
-                    OutboxRow.status.in_(("pending", "failed")))).all()
+                    col(OutboxRow.status).in_(("pending", "failed")))).all()
                 for o in waiting:
                     o.status, o.next_attempt_at = "cancelled", None
                     o.last_error = "the player was replaced before it was delivered"
@@ -300,6 +305,7 @@ class Store:
             s.add(row)
             if row.inbound_id is not None:
                 inbound = s.get(InboundRow, row.inbound_id)
+                assert inbound is not None  # stored before it was acted on
                 inbound.input_seq = row.seq
                 s.add(inbound)
             for o in outbox:
@@ -326,8 +332,8 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as s:
             q = select(OutboxRow).where(OutboxRow.season_id == self.season_id)
             if statuses:
-                q = q.where(OutboxRow.status.in_(statuses))
-            return list(s.exec(q.order_by(OutboxRow.id)).all())
+                q = q.where(col(OutboxRow.status).in_(statuses))
+            return list(s.exec(q.order_by(col(OutboxRow.id))).all())
 
     def update_outbox(self, row_id: int, **values: Any) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
@@ -341,6 +347,7 @@ class Store:
         """Store the text an outbox row is about to be sent with, and a cursor, in one transaction."""
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(OutboxRow, row_id)
+            assert row is not None
             row.body = body
             s.add(row)
             self._put_cursor(s, name, value)
