@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -46,7 +46,15 @@ from forumbot.forums.errors import (
     WriteUncertain,
 )
 
-T = TypeVar("T")
+
+class _HasCommon(Protocol):
+    """A parsed page that carries what every page shows (user menu, CSRF token, alerts)."""
+
+    @property
+    def common(self) -> pages.PageCommon: ...
+
+
+T = TypeVar("T", bound="pages.PageCommon | _HasCommon")
 _CSRF_MAX_AGE = 30 * 60.0  # seconds; FlaskBB's tokens last an hour
 _CURSOR_KIND = "flaskbb/1"
 
@@ -300,7 +308,7 @@ class FlaskBBForum:
             if known["last"] > after:
                 to_open.setdefault(cid, None)
         found: list[PrivateMessage] = []
-        for cid, row in to_open.items():
+        for cid, listed in to_open.items():
             try:
                 conv = self._page(f"/conversations/{cid}/view", pages.parse_conversation)
             except NotFound:
@@ -313,7 +321,7 @@ class FlaskBBForum:
             for m in received:
                 if m.message_id > after:
                     found.append(PrivateMessage(m.message_id, m.author, m.time_utc, conv.subject, m.text, cid))
-            marker = row.marker if row else self._convs.get(cid, {}).get("marker", "")
+            marker = listed.marker if listed else self._convs.get(cid, {}).get("marker", "")
             self._convs[cid] = {"marker": marker, "last": max((m.message_id for m in received), default=0)}
         self._viewed = list(to_open)
         return sorted(found, key=lambda m: m.message_id)

@@ -89,12 +89,18 @@ def soup_of(html: str) -> BeautifulSoup:
     return BeautifulSoup(html, "lxml")
 
 
+def _attr(tag: Tag, name: str) -> str | None:
+    """A single-valued attribute's text (bs4 types every attribute as maybe a list), or None when absent."""
+    value = tag.get(name)
+    return value if value is None or isinstance(value, str) else " ".join(value)
+
+
 def parse_common(soup: BeautifulSoup, url: str) -> PageCommon:
     """Reads the user menu, a CSRF token and the flashed alerts. Raises LayoutChanged without a user menu."""
     menu = soup.select_one("nav.flaskbb-navbar .btn-group > a.btn")
     if menu is None:
         raise LayoutChanged(url, "the user menu 'nav.flaskbb-navbar .btn-group > a.btn'")
-    href = menu.get("href", "")
+    href = _attr(menu, "href") or ""
     if "/auth/login" in href:
         user = None
     elif "/user/" in href:
@@ -104,9 +110,9 @@ def parse_common(soup: BeautifulSoup, url: str) -> PageCommon:
     token = soup.select_one("input[name=csrf_token]")
     flashes = []
     for alert in soup.select("#flashed-messages .alert"):
-        level = next((c[6:] for c in alert.get("class", []) if c.startswith("alert-") and c != "alert-dismissible"), "")
+        level = next((c[6:] for c in alert.get_attribute_list("class") if c.startswith("alert-") and c != "alert-dismissible"), "")
         flashes.append((level, alert.get_text(" ", strip=True)))
-    return PageCommon(user=user, csrf=token.get("value") if token else None, flashes=tuple(flashes))
+    return PageCommon(user=user, csrf=_attr(token, "value") if token else None, flashes=tuple(flashes))
 
 
 def parse_time(value: str | None, url: str, what: str) -> datetime:
@@ -126,12 +132,12 @@ def _pages(soup: BeautifulSoup, url: str) -> tuple[int, int]:
         raise LayoutChanged(url, "the pagination 'ul.pagination'")
     active = bar.select_one("li.active")
     page = int(active.get_text(strip=True)) if active and active.get_text(strip=True).isdigit() else 1
-    numbers = [int(m.group(1)) for a in bar.select("a[href]") if (m := _PAGE_ARG.search(a["href"]))]
+    numbers = [int(m.group(1)) for a in bar.select("a[href]") if (m := _PAGE_ARG.search(str(a["href"])))]
     return page, max([page, *numbers])
 
 
 def _int_attr(tag: Tag, attr: str, url: str, what: str, prefix: str = "") -> int:
-    value = tag.get(attr) or ""
+    value = _attr(tag, attr) or ""
     if not value.startswith(prefix) or not value[len(prefix):].isdigit():
         raise LayoutChanged(url, what)
     return int(value[len(prefix):])
@@ -153,11 +159,12 @@ def parse_topic(html: str, url: str) -> TopicPage:
         for tag, what in ((author, "'.author-name'"), (stamp, "'.post-meta time[datetime]'"), (content, "'div.post-content'")):
             if tag is None:
                 raise LayoutChanged(url, f"{what} in post {post_id}")
+        assert author is not None and stamp is not None and content is not None  # checked just above
         posts.append(
             ThreadPost(
                 post_id=post_id,
                 author=author.get_text(" ", strip=True),
-                time_utc=parse_time(stamp.get("datetime"), url, f"the time of post {post_id}"),
+                time_utc=parse_time(_attr(stamp, "datetime"), url, f"the time of post {post_id}"),
                 text=html_to_text(content),
                 raw_html=content.decode_contents().strip(),
                 edited=row.select_one(".post-meta small time[datetime]") is not None,
@@ -184,10 +191,10 @@ def parse_inbox(html: str, url: str) -> InboxPage:
     for row in box.select("div.conversation-row"):
         link = row.select_one(".conversation-subject a[href]")
         if link is None:
-            if "hover" in row.get("class", []):
+            if "hover" in row.get_attribute_list("class"):
                 raise LayoutChanged(url, "the link '.conversation-subject a' of a conversation")
             continue  # "No conversations found."
-        match = re.search(r"/conversations/(\d+)/view", link["href"])
+        match = re.search(r"/conversations/(\d+)/view", str(link["href"]))
         if match is None:
             raise LayoutChanged(url, "a '/conversations/N/view' link")
         cid = int(match.group(1))
@@ -204,7 +211,7 @@ def parse_inbox(html: str, url: str) -> InboxPage:
                 subject=link.get_text(" ", strip=True),
                 from_user=users[0] if users else "",
                 to_user=users[1] if len(users) > 1 else "",
-                last_time_utc=parse_time(stamp.get("datetime"), url, f"the time of conversation {cid}"),
+                last_time_utc=parse_time(_attr(stamp, "datetime"), url, f"the time of conversation {cid}"),
                 marker=f"{stamp.get('datetime')}|{excerpt}",
             )
         )
@@ -234,11 +241,12 @@ def parse_conversation(html: str, url: str) -> ConversationPage:
         for tag, what in ((author, "'.author-name'"), (stamp, "'time[datetime]'"), (content, "'.message-content'")):
             if tag is None:
                 raise LayoutChanged(url, f"{what} in message {mid}")
+        assert author is not None and stamp is not None and content is not None  # checked just above
         messages.append(
             ConversationMessage(
                 message_id=mid,
                 author=author.get_text(" ", strip=True),
-                time_utc=parse_time(stamp.get("datetime"), url, f"the time of message {mid}"),
+                time_utc=parse_time(_attr(stamp, "datetime"), url, f"the time of message {mid}"),
                 text=html_to_text(content),
                 raw_html=content.decode_contents().strip(),
             )
@@ -283,10 +291,10 @@ def form_values(html: str, url: str, field: str) -> dict[str, str]:
         raise LayoutChanged(url, f"a form with a field '{field}'")
     values: dict[str, str] = {}
     for node in form.select("input[name], textarea[name]"):
-        kind = (node.get("type") or "text").lower()
+        kind = (_attr(node, "type") or "text").lower()
         if kind in ("file", "submit", "button") or (kind in ("checkbox", "radio") and not node.has_attr("checked")):
             continue
-        values[node["name"]] = node.get_text() if node.name == "textarea" else node.get("value", "")
+        values[str(node["name"])] = node.get_text() if node.name == "textarea" else (_attr(node, "value") or "")
     return values
 
 
@@ -350,5 +358,5 @@ def parse_board(html: str, url: str) -> BoardPage:
         author = row.select_one(".topic-author a")
         if link is None:
             continue
-        rows.append(BoardRow(link.get_text(" ", strip=True), author.get_text(strip=True) if author else "", link["href"]))
+        rows.append(BoardRow(link.get_text(" ", strip=True), author.get_text(strip=True) if author else "", str(link["href"])))
     return BoardPage(common, tuple(rows))

@@ -45,7 +45,7 @@ def _walk(node: Tag, out: list[str], pre: bool = False) -> None:
         if name == "br":
             out.append("\n")
         elif name == "img":
-            out.append(child.get("alt") or "")
+            out.append(str(child.get("alt") or ""))
         elif name in _BLOCK_TAGS:
             out.append("\n\n")
             _walk(child, out, pre or name == "pre")
