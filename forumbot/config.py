@@ -157,7 +157,7 @@ class SeasonConfig(BaseModel):
             if unknown and "exact_kinds" in self.schedule.model_fields_set:  # the default names sunlight's poll
                 raise ValueError(f"schedule.exact_kinds: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
                                  f"its phases are {', '.join(kinds)}")
-        if self.templates and not Path(self.template_dir).is_dir():
+        if self.template_dir is not None and not Path(self.template_dir).is_dir():  # None without templates
             raise ValueError(f"templates: the folder {self.template_dir} does not exist")
         return self
 

@@ -96,24 +96,24 @@ def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
         return Safe("[list]\n" + "\n".join(f"[*]{x}" for x in items) + "\n[/list]")
 
     def table(rows: Iterable[Iterable[Any]], header: Iterable[Any] | None = None) -> Safe:
-        rows = [[escape(c, markup) for c in r] for r in rows]
+        cells = [[escape(c, markup) for c in r] for r in rows]
         head = [escape(c, markup) for c in header] if header is not None else None
         if md:
             lines = []
             if head is None:
-                head = [Safe(" ")] * (len(rows[0]) if rows else 1)
+                head = [Safe(" ")] * (len(cells[0]) if cells else 1)
             lines.append("| " + " | ".join(head) + " |")
             lines.append("|" + "---|" * len(head))
-            lines += ["| " + " | ".join(r) + " |" for r in rows]
+            lines += ["| " + " | ".join(r) + " |" for r in cells]
             return Safe("\n" + "\n".join(lines))  # a table must not continue the paragraph before it
         if not tables:  # phpBB has no [table] BBCode: a bold header line and a list of rows
             out = [f"[b]{' · '.join(head)}[/b]"] if head is not None else []
-            out += ["[list]", *(f"[*]{' · '.join(r)}" for r in rows), "[/list]"]
+            out += ["[list]", *(f"[*]{' · '.join(r)}" for r in cells), "[/list]"]
             return Safe("\n".join(out))
         out = ["[table]"]
         if head is not None:
             out.append("[tr]" + "".join(f"[td][b]{c}[/b][/td]" for c in head) + "[/tr]")
-        out += ["[tr]" + "".join(f"[td]{c}[/td]" for c in r) + "[/tr]" for r in rows]
+        out += ["[tr]" + "".join(f"[td]{c}[/td]" for c in r) + "[/tr]" for r in cells]
         out.append("[/table]")
         return Safe("\n".join(out))
 

@@ -15,6 +15,7 @@ Nothing here reads a clock or draws at random.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -71,7 +72,7 @@ class NightPlans:
         return sorted(a for (a, v), p in self._plans.items()
                       if v == verb and target in p.targets and (pool is None or a in pool))
 
-    def contested(self, verb: str, among: Iterable[int] | None = None) -> set[int]:
+    def contested(self, verb: str, among: Iterable[int] | None = None) -> builtins.set[int]:  # set: a method here
         """Targets named in the ``verb`` plans of two or more actors (of ``among`` when given)."""
         pool = None if among is None else set(among)
         count: dict[int, int] = {}

@@ -27,6 +27,9 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+_Params = Params  # inside Ruleset the class attribute ``Params`` hides the module's name
+
+
 class Ruleset:
     """One rulebook. Subclasses set the class attributes and implement the hooks.
 
@@ -44,7 +47,7 @@ class Ruleset:
     #: every phase kind the ruleset opens besides the prologue (a season's schedule may name them)
     phase_kinds: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, game: Game, params: Params) -> None:
+    def __init__(self, game: Game, params: _Params) -> None:
         self.game = game
         self.params = params
 

@@ -81,6 +81,7 @@ class RunoffVote:
         pool = set(alive) if self.candidates is None else set(self.candidates) & set(alive)
         received = self.box.received()
         leaders = top(received, among=pool)
+        tied: tuple[int, ...]
         if not leaders:
             kind, chosen, tied = "none", None, ()
         elif len(leaders) == 1:

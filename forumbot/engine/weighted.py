@@ -28,7 +28,7 @@ class WeightedVote(RunoffVote):
         already voted and may not change."""
         return self.box.cast(Ballot(voter, () if target is None else (target,), weight=weight))
 
-    def next(self, tied: tuple[int, ...], voters: tuple[int, ...] | None = None) -> None:  # type: ignore[override]
+    def next(self, tied: tuple[int, ...], voters: tuple[int, ...] | None = None) -> None:
         """Open the next run-off among ``tied``; ``voters`` are the run-off's voters (None: any)."""
         self.number += 1
         self.candidates = tuple(tied)

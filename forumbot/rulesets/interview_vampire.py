@@ -519,7 +519,7 @@ class InterviewVampire(Ruleset):
         self._open_night(round_ + 1, out)
 
     # --- winning ----------------------------------------------------------------------------------
-    def win_check(self) -> tuple[list[str], list[str], bool]:
+    def win_check(self) -> tuple[list[str], list[str], bool]:  # type: ignore[override]  # both camps may win: see _check_win
         """(camps that win, reasons, game over). A camp with no living member cannot win; when neither
         camp has a living member the game is over with no camp winning."""
         g, p = self.game, self.params
@@ -628,8 +628,8 @@ class InterviewVampire(Ruleset):
                         crime_vote_open=self.crime_vote is not None,
                         crime_vote=g.names(ballot.choices) if ballot else None)
         if kind == "day":
-            ballot = self.vote.ballot_of(seat)
-            data["vote"] = g.name(ballot.choices[0]) if ballot else None
+            day_ballot = self.vote.ballot_of(seat)
+            data["vote"] = g.name(day_ballot.choices[0]) if day_ballot else None
         return data
 
     def help_data(self, seat: int | None) -> dict[str, Any]:

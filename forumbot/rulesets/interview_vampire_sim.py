@@ -19,6 +19,7 @@ from typing import Any
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Step
 from forumbot.language.types import Command
+from forumbot.rulesets.interview_vampire import InterviewVampire
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ def play_one(params: dict[str, Any], seed: int, players: int = 12, model: Model 
     g = Game(Setup("interview_vampire", tuple(f"p{i}" for i in range(players)), params=params, seed=seed))
     g.start()
     iv = g.ruleset
+    assert isinstance(iv, InterviewVampire)
     rnd = random.Random(f"sim:{seed}")
     g.apply(Deadline(g.phase.id))
     while not g.finished:

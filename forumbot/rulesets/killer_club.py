@@ -512,13 +512,12 @@ class KillerClub(Ruleset):
         victim = self.choice_by
         self.choice_by, self.choice_among, self.choice = None, (), None
         out.events.append(Event("choice_closed", {"round": round_, "chosen": chosen, "how": how}))
-        dies = chosen is not None
-        if dies:
+        if chosen is not None:
             self.first.record(chosen)  # counted now so the post can say whether he leaves last words
         g.post("killer_club/choice_result", out, round=round_, victim=g.name(victim) if victim else None,
                chosen=g.name(chosen) if chosen else None, how=how,
-               last_words=bool(chosen) and self.first.allowed(chosen))
-        if dies and self._death(chosen, "chosen" if how == "named" else "drawn", out):
+               last_words=bool(chosen and self.first.allowed(chosen)))
+        if chosen is not None and self._death(chosen, "chosen" if how == "named" else "drawn", out):
             return
         self._open_night(round_ + 1, out)
 

@@ -347,6 +347,7 @@ class Sunlight(Ruleset):
         scores = sorted((self._good_total(seat) for seat in goods), reverse=True)
         correct, total = self.win_sums()
         reached = total > 0 and correct / total >= self.params.win_threshold
+        assert record.out is not None  # a snapshot is taken only when a player went out
         return ClueSnapshot(record.round, g.name(record.out), record.out == record.killer, scores, reached)
 
     def _good_total(self, seat: int) -> float:
@@ -459,7 +460,7 @@ class Sunlight(Ruleset):
         """"killer" for every killer, first or successor; "good" for complete goods."""
         return KILLER if seat in self.s.killers else GOOD
 
-    def breakdown(self, seat: int) -> dict[str, float]:
+    def breakdown(self, seat: int) -> dict[str, Any]:
         """The parts of ``seat``'s final score (rulebook 「个人积分及名次」)."""
         g, s, p = self.game, self.s, self.params
         killers = s.killers
@@ -474,9 +475,7 @@ class Sunlight(Ruleset):
             flat = p.suicide_score
         bonus = p.camp_bonus if (won and flat is None) else 0
         parts = {"survival": s.survival.get(seat, 0), "good": good, "killer": own_killer, "inherited": later, "bonus": bonus}
-        parts["total"] = flat if flat is not None else sum(parts.values())
-        parts["flat"] = flat
-        return parts
+        return {**parts, "total": flat if flat is not None else sum(parts.values()), "flat": flat}
 
     def scores(self) -> dict[int, float]:
         """Final score of every seat (points)."""

@@ -621,7 +621,7 @@ class HumanKill(Ruleset):
         g = self.game
         dying: list[tuple[int, str]] = []
         if self.exorcised is not None:
-            saved = self.yukari_save == self.exorcised and g.living(YUKARI)
+            saved: bool | list[int] = self.yukari_save == self.exorcised and g.living(YUKARI)
             if saved:
                 self.yukari_used.add("save")
                 saved = not self._fails("save", self.exorcised, out)
