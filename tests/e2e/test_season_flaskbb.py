@@ -127,13 +127,19 @@ def test_late_duplicate_impersonated_malformed_dead_and_forum_down(tmp_path):
 
         try:
             wait_until(phase_start(1) + timedelta(seconds=1))  # vote round 1
-            pm("A", "投 B")
-            pm("A", "投 D")  # duplicate: no changes
-            pm("Mallory", "投 A")  # not a player
-            pm("Org", "投 B")  # an organiser pretending to vote
-            pm("D", "投 Zorro")  # malformed
-            for voter in "BEFG":
-                pm(voter, "投 A")
+            # One thread a sender, A's two in order: sent one after another, nine PMs can take longer
+            # than the 10 s round on a loaded machine, and the last ones would be late.
+            sends = {"A": ["投 B", "投 D"],  # the second is a duplicate: no changes
+                     "Mallory": ["投 A"],  # not a player
+                     "Org": ["投 B"],  # an organiser pretending to vote
+                     "D": ["投 Zorro"],  # malformed
+                     **{voter: ["投 A"] for voter in "BEFG"}}
+            senders = [threading.Thread(target=lambda n=n, texts=texts: [pm(n, t) for t in texts])
+                       for n, texts in sends.items()]
+            for t in senders:
+                t.start()
+            for t in senders:
+                t.join(timeout=30)
             wait_until(phase_start(2) + timedelta(seconds=0.5))  # 0.5 s after the deadline
             pm("C", "投 A")  # late
             state = None
