@@ -31,6 +31,8 @@ PLAYER_VERBS = (
     "clockwise",  # 顺时针 X / clockwise X (human_kill: the sage's speaking order from X)
     "anticlockwise",  # 逆时针 X / anticlockwise X
     "stand_in",   # 替 X / 替死 X / 代替 X / stand in for X (human_kill, 苍天: go out in X's place)
+    "cancel_weather",  # 取消天气 / cancel weather (human_kill: Iku cancels today's weather)
+    "foresee",    # 预知天气 / 预知 / foresee weather (human_kill: Iku learns tomorrow's weather)
     "suck",       # 吸 / 吸血 / suck (interview_vampire: up to 2 or 3 targets)
     "convert",    # 转化 / 轉化 / 初拥 / convert (interview_vampire); 取消转化 / 不转化 / cancel convert = number 0
     "link",       # 连 / 連 / link (vampire_village: cupid links two lovers)

@@ -25,6 +25,7 @@ ARITY = {
     # human_kill
     "exorcise": TARGETS, "abstain": NONE, "withdraw": NONE, "disguise": TARGETS, "dream": TARGETS,
     "take": TARGETS, "clockwise": TARGETS, "anticlockwise": TARGETS, "stand_in": TARGETS,
+    "cancel_weather": NONE, "foresee": NONE,
     # interview_vampire
     "suck": TARGETS, "convert": TARGETS,
     # vampire_village
@@ -75,6 +76,10 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "counterclockwise": ("anticlockwise", None), "counter-clockwise": ("anticlockwise", None),
     "替": ("stand_in", None), "替死": ("stand_in", None), "代替": ("stand_in", None), "顶替": ("stand_in", None),
     "stand in": ("stand_in", None), "stand-in": ("stand_in", None), "die for": ("stand_in", None),
+    "取消天气": ("cancel_weather", None), "取消今天的天气": ("cancel_weather", None), "取消今日天气": ("cancel_weather", None),
+    "cancel weather": ("cancel_weather", None), "cancel the weather": ("cancel_weather", None),
+    "预知天气": ("foresee", None), "预知": ("foresee", None), "预报天气": ("foresee", None),
+    "foresee": ("foresee", None), "foresee weather": ("foresee", None), "forecast": ("foresee", None),
     # interview_vampire
     "吸": ("suck", None), "吸血": ("suck", None), "suck": ("suck", None),
     "转化": ("convert", None), "初拥": ("convert", None), "convert": ("convert", None),
@@ -116,6 +121,7 @@ VERB_WORDS: dict[str, dict[str, str]] = {
         "ask": "询问", "save": "救人", "successor": "接任", "clue": "线索", "status": "状态", "help": "帮助",
         "exorcise": "退治", "abstain": "弃权", "withdraw": "退选", "disguise": "伪装", "dream": "入梦",
         "take": "带走", "clockwise": "顺时针", "anticlockwise": "逆时针", "stand_in": "替死", "suck": "吸血", "convert": "转化",
+        "cancel_weather": "取消天气", "foresee": "预知天气",
         "link": "连情侣", "guard": "守护", "poison": "毒", "charm": "魅惑", "shoot": "开枪", "selfkill": "自杀",
         "penalty": "罚分", "replace": "替换", "extend": "延长", "pause": "暂停", "resume": "继续",
         "end": "结束游戏",
@@ -125,6 +131,7 @@ VERB_WORDS: dict[str, dict[str, str]] = {
         "ask": "詢問", "save": "救人", "successor": "接任", "clue": "線索", "status": "狀態", "help": "幫助",
         "exorcise": "退治", "abstain": "棄權", "withdraw": "退選", "disguise": "偽裝", "dream": "入夢",
         "take": "帶走", "clockwise": "順時針", "anticlockwise": "逆時針", "stand_in": "替死", "suck": "吸血", "convert": "轉化",
+        "cancel_weather": "取消天氣", "foresee": "預知天氣",
         "link": "連情侶", "guard": "守護", "poison": "毒", "charm": "魅惑", "shoot": "開槍", "selfkill": "自殺",
         "penalty": "罰分", "replace": "替換", "extend": "延長", "pause": "暫停", "resume": "繼續",
         "end": "結束遊戲",
@@ -134,7 +141,8 @@ VERB_WORDS: dict[str, dict[str, str]] = {
         "ask": "ask", "save": "save", "successor": "successor", "clue": "clue", "status": "status",
         "help": "help", "exorcise": "exorcise", "abstain": "abstain", "withdraw": "withdraw",
         "disguise": "disguise", "dream": "dream", "take": "take", "clockwise": "clockwise",
-        "anticlockwise": "anticlockwise", "stand_in": "stand in", "suck": "suck", "convert": "convert", "link": "link",
+        "anticlockwise": "anticlockwise", "stand_in": "stand in",
+        "cancel_weather": "cancel weather", "foresee": "foresee weather", "suck": "suck", "convert": "convert", "link": "link",
         "guard": "guard", "poison": "poison", "charm": "charm", "shoot": "shoot", "selfkill": "self-kill",
         "penalty": "penalty", "replace": "replace", "extend": "extend", "pause": "pause", "resume": "resume",
         "end": "end game",

@@ -35,12 +35,13 @@ from forumbot.engine.types import Event, Step
 from forumbot.engine.weighted import WeightedVote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill.roles import (
+    ALL_GREAT,
     DAY_ORDER,
     DOREMY,
     FACTION,
-    GREAT,
     HUMAN,
     HUMAN_SIDE,
+    IKU,
     MAMIZOU,
     NOT_DAY_ONE,
     PARSEE,
@@ -60,7 +61,7 @@ from forumbot.rulesets.human_kill.roles import (
     thirds_counts,
 )
 
-WINDOW_ROLE = {"remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
+WINDOW_ROLE = {"iku": IKU, "remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
 VOTE_KINDS = ("banish", "banish_runoff")
 SAGE_VOTE_KINDS = ("sage_vote", "sage_runoff")
 
@@ -71,6 +72,8 @@ class HumanKillParams(Params):
     distribution: Literal["standard", "thirds"] = Field(
         "standard", description="standard: the table by player count; thirds: the rulebook's thirds rule")
     table: dict[int, Row] = Field(default_factory=dict, description="rows replacing the standard table's, by player count")
+    extra_great: list[Literal["iku"]] = Field(
+        default_factory=list, description="great youkai in no preset (iku), each dealt in an ordinary youkai's place; needs the weather")
     human_threshold: int = Field(8, ge=1, description="from this many players the humans win by 重创 (all ordinary or all great youkai out), below it by 清剿")
     exorcise_tie: Literal["nobody", "draw"] = Field("nobody", description="the exorcism ties or all abstain: nobody, or a seeded draw among the tied")
     banish_votes: int = Field(2, ge=1, description="banish votes a night: the first and the run-offs among the tied")
@@ -94,7 +97,7 @@ class HumanKill(Ruleset):
     Params = HumanKillParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = YOUKAI
-    phase_kinds = ("prologue", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
+    phase_kinds = ("prologue", "iku", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
                    "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
     min_players = 6
     #: The last-words window counts the phases in which players speak in the thread, not the day
@@ -111,6 +114,9 @@ class HumanKill(Ruleset):
         self.weather: str | None = None
         self.weather_shown: str | None = None
         self.weathers: list[dict[str, Any]] = []
+        self.iku_choice: str | None = None    # today's choice: "cancel" or "foresee"
+        self.iku_spent = False                # she cancelled a weather: her ability is gone for good
+        self.foretold: dict[int, str | None] = {}  # round -> its weather, drawn early because Iku foresaw it
         self.exorcism = TeamVote(())
         self.exorcised: int | None = None     # today's exorcism target that will be out at nightfall
         self.exorcise_target: int | None = None  # today's plurality (protected or not)
@@ -147,6 +153,11 @@ class HumanKill(Ruleset):
             counts = thirds_counts(n_players, rng)
         else:
             counts = row_counts(row, rng)
+        for r in self.params.extra_great:
+            if counts[YOUKAI] < 1:
+                raise SetupError(f"human_kill: no ordinary youkai left for {r} to replace ({n_players} players)")
+            counts[YOUKAI] -= 1
+            counts[r] += 1
         if sum(counts.values()) != n_players:
             raise SetupError(f"the human_kill row for {n_players} players deals {sum(counts.values())} roles")
         return counts
@@ -154,9 +165,11 @@ class HumanKill(Ruleset):
     def start(self, out: Step) -> None:
         g = self.game
         self.counts = {r: sum(1 for p in g.players if p.role == r) for r in ROLES}
-        if not any(self.counts[r] for r in HUMAN_SIDE) or not any(self.counts[r] for r in (YOUKAI,) + GREAT):
+        if not any(self.counts[r] for r in HUMAN_SIDE) or not any(self.counts[r] for r in (YOUKAI,) + ALL_GREAT):
             raise SetupError("human_kill needs at least one human and one youkai in the draw")
-        for r in GREAT + (PARSEE, DOREMY, REIMU, RINNOSUKE):
+        if self.counts[IKU] and not self.params.weather:
+            raise SetupError("human_kill: Iku acts on the weather; deal her only with weather = true")
+        for r in ALL_GREAT + (PARSEE, DOREMY, REIMU, RINNOSUKE):
             if self.counts[r] > 1:
                 raise SetupError(f"human_kill has at most one {r}")
         self.windows = [w for w in DAY_ORDER if w == "exorcism" or self.counts[WINDOW_ROLE[w]]]
@@ -258,7 +271,8 @@ class HumanKill(Ruleset):
             return self._vote(seat, cmd, out)
         if verb in ("exorcise", "abstain") or (verb == "vote" and kind == "exorcism"):
             return self._exorcise(seat, cmd, out)
-        handler = {"check": (REMILIA, self._check), "disguise": (MAMIZOU, self._disguise),
+        handler = {"cancel_weather": (IKU, self._iku), "foresee": (IKU, self._iku),
+                   "check": (REMILIA, self._check), "disguise": (MAMIZOU, self._disguise),
                    "save": (YUKARI, self._yukari), "kill": (YUKARI, self._yukari),
                    "dream": (DOREMY, self._dream)}.get(verb)
         if verb == "vote":
@@ -270,6 +284,35 @@ class HumanKill(Ruleset):
         if kind != handler[0] and not (handler[0] == YUKARI and kind == "yukari"):
             return self._refuse(seat, cmd, "wrong_phase", out)
         handler[1](seat, cmd, out)
+
+    def _iku(self, seat: int, cmd: Command, out: Step) -> None:
+        """Iku, before the weather is announced: cancel today's weather (her ability is then gone for
+        good) or learn tomorrow's (human_kill-roles.md, Great youkai). One choice a day; the last one
+        before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
+        what comes."""
+        if self.iku_spent:
+            return self._refuse(seat, cmd, "iku_spent", out)
+        choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
+        replaced, self.iku_choice = self.iku_choice, choice
+        self._recorded(seat, cmd, cmd.verb, out, replaced=replaced if replaced != choice else None)
+
+    def _close_iku(self, out: Step) -> None:
+        """The Iku window closes: her choice takes effect (she may be out: then nothing happens)."""
+        g = self.game
+        choice, self.iku_choice = self.iku_choice, None
+        if choice is None or not g.living(IKU):
+            return
+        out.events.append(Event("iku", {"round": self.round, "choice": choice}))
+        if choice == "cancel":
+            self.iku_spent = True
+            self.log.append({"round": self.round, "action": "iku_cancel"})
+            return
+        nxt = self.round + 1
+        if nxt not in self.foretold:
+            self.foretold[nxt] = self._draw_weather(nxt, out)
+        self.log.append({"round": self.round, "action": "iku_foresee", "weather": self.foretold[nxt]})
+        for s in g.living(IKU):
+            g.reply(s, "human_kill/foresight", out, round=self.round, weather=self.foretold[nxt])
 
     def _check(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
@@ -558,21 +601,42 @@ class HumanKill(Ruleset):
         self.dream = ()
         self.order_choice = None
         self.weather = self.weather_shown = None
+        if self.windows[0] == "iku":
+            # Iku acts before the weather is announced: the day's first post is her window, without the
+            # weather; the weather comes with the next window (or is cancelled).
+            return self._open_window("iku", out, first=True)
+        self._weather_and_first_window(self.windows[0], out)
+
+    def _draw_weather(self, round_: int, out: Step) -> str | None:
+        """The weather of ``round_`` (seeded by the round). A weather Iku foresaw was drawn on the day
+        before, when the sage could not yet be known: it leaves out 太阳雨 only without the sage rule."""
+        exclude = list(NOT_DAY_ONE) if round_ == 1 else []
+        if not self.params.sage or (self.sage is None and 1 < round_ == self.round):
+            exclude.append("tenkiame")
+        return draw_modifier(self.game, self.params.weather_weights, round_, out, exclude, purpose="weather")
+
+    def _weather_and_first_window(self, kind: str, out: Step, cancelled: bool = False) -> None:
+        """Draw (or take the foretold) weather of the day, apply it and open ``kind`` with it."""
+        g = self.game
+        round_ = self.round
         reshuffled = False
-        if self.params.weather:
-            exclude = list(NOT_DAY_ONE) if round_ == 1 else []
-            if not self.params.sage or (self.sage is None and round_ > 1):
-                exclude.append("tenkiame")
-            self.weather = draw_modifier(g, self.params.weather_weights, round_, out, exclude, purpose="weather")
+        if self.params.weather and not cancelled:
+            if round_ in self.foretold:
+                self.weather = self.foretold[round_]
+            else:
+                self.weather = self._draw_weather(round_, out)
             hidden = chance(g, self.params.kyokkou_chance, f"kyokkou:{round_}", out)
             self.weather_shown = "kyokkou" if hidden else self.weather
             self.weathers.append({"round": round_, "weather": self.weather, "hidden": hidden})
             if self.weather == "kawagiri":
                 self.seating = reshuffle(g, self.seating, f"kawagiri:{round_}", out)
                 reshuffled = True
-        self._open_window(self.windows[0], out, first=True, reshuffled=reshuffled)
+        elif cancelled:
+            self.weathers.append({"round": round_, "weather": None, "cancelled": True})
+        self._open_window(kind, out, first=True, reshuffled=reshuffled, cancelled=cancelled)
 
-    def _open_window(self, kind: str, out: Step, first: bool = False, reshuffled: bool = False) -> None:
+    def _open_window(self, kind: str, out: Step, first: bool = False, reshuffled: bool = False,
+                     cancelled: bool = False) -> None:
         g = self.game
         g.open_phase(kind, self.round, self.round, out)
         data: dict[str, Any] = {}
@@ -583,6 +647,8 @@ class HumanKill(Ruleset):
                 g.reply(s, "human_kill/yukari_target", out, round=self.round,
                         target=g.name(self.exorcised) if self.exorcised else None, kaisei=self.w("kaisei"),
                         save_left="save" not in self.yukari_used, kill_left="kill" not in self.yukari_used)
+        if cancelled:
+            data["cancelled"] = True
         g.post("human_kill/window", out, kind=kind, round=self.round, first=first, weather=self.weather_shown if first else None,
                seating=g.names(self.seating) if reshuffled else None, alive=g.names(g.alive()), **data)
 
@@ -590,6 +656,10 @@ class HumanKill(Ruleset):
         if kind == "exorcism":
             self._close_exorcism(out)
         i = self.windows.index(kind)
+        if kind == "iku":
+            cancelling = self.iku_choice == "cancel" and bool(self.game.living(IKU))
+            self._close_iku(out)
+            return self._weather_and_first_window(self.windows[i + 1], out, cancelled=cancelling)
         if i + 1 < len(self.windows):
             return self._open_window(self.windows[i + 1], out)
         if self.round == 1 and self.params.sage and self.election is None:
@@ -1015,10 +1085,10 @@ class HumanKill(Ruleset):
                 return "human", "cleared"
         else:
             dealt_ordinary = self.counts.get(YOUKAI, 0) > 0
-            dealt_great = any(self.counts.get(r, 0) for r in GREAT)
+            dealt_great = any(self.counts.get(r, 0) for r in ALL_GREAT)
             if dealt_ordinary and not g.living(YOUKAI):
                 return "human", "ordinary_out"
-            if dealt_great and not any(g.living(r) for r in GREAT):
+            if dealt_great and not any(g.living(r) for r in ALL_GREAT):
                 return "human", "great_out"
         return None
 
@@ -1082,6 +1152,8 @@ class HumanKill(Ruleset):
             role = g.player(seat).role
             if kind == "exorcism" and self.exorcism.may_vote(seat):
                 verbs += ["exorcise", "abstain"]
+            if kind == "iku" and role == IKU and not self.iku_spent:
+                verbs += ["cancel_weather", "foresee"]
             if kind == "remilia" and role == REMILIA:
                 verbs.append("check")
             if kind == "mamizou" and role == MAMIZOU:
@@ -1120,6 +1192,8 @@ class HumanKill(Ruleset):
         if kind == "succession" and self.succession_from is not None and self.successor is None:
             return [self.succession_from]
         role = WINDOW_ROLE.get(kind)
+        if role == IKU and self.iku_spent:
+            return []
         if role:
             return g.living(role)
         return []

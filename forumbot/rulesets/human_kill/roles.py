@@ -8,24 +8,32 @@ from __future__ import annotations
 
 import random
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 HUMAN, REIMU, RINNOSUKE = "human", "reimu", "rinnosuke"
 YOUKAI, REMILIA, YUKARI, MAMIZOU, YUUKA, UTSUHO = "youkai", "remilia", "yukari", "mamizou", "yuuka", "utsuho"
 PARSEE, DOREMY = "parsee", "doremy"
+#: 永江衣玖: a great youkai in no preset, dealt only when a season asks for her (``extra_great``).
+IKU = "iku"
 
 HUMAN_SIDE = (HUMAN, REIMU, RINNOSUKE)
+#: The great youkai the distribution tables draw from.
 GREAT = (REMILIA, YUKARI, MAMIZOU, YUUKA, UTSUHO)
+#: Great youkai in no preset (a season deals them with ``extra_great``, each in an ordinary youkai's place).
+EXTRA_GREAT = (IKU,)
+#: Every great youkai: the ones the humans' 重创 must put out.
+ALL_GREAT = GREAT + EXTRA_GREAT
 OTHERS = (PARSEE, DOREMY)
-ROLES = HUMAN_SIDE + (YOUKAI,) + GREAT + OTHERS
+ROLES = HUMAN_SIDE + (YOUKAI,) + GREAT + OTHERS + EXTRA_GREAT
 
 #: role -> faction id ("human", "youkai", or the other faction's own id, which is also the winner id).
-FACTION = {**{r: "human" for r in HUMAN_SIDE}, YOUKAI: "youkai", **{r: "youkai" for r in GREAT},
+FACTION = {**{r: "human" for r in HUMAN_SIDE}, YOUKAI: "youkai", **{r: "youkai" for r in ALL_GREAT},
            PARSEE: PARSEE, DOREMY: DOREMY}
 #: Who takes a player with her when she goes out.
 TAKERS = (REIMU, YUUKA)
-#: The day actors, in the order they act (the humans' exorcism sits between Mamizou and Yukari).
-DAY_ORDER = ("remilia", "mamizou", "exorcism", "yukari", "doremy")
+#: The day actors, in the order they act (the humans' exorcism sits between Mamizou and Yukari; Iku
+#: acts before the weather is announced, so first).
+DAY_ORDER = ("iku", "remilia", "mamizou", "exorcism", "yukari", "doremy")
 
 
 def remilia_sees(role: str) -> str:
@@ -36,12 +44,25 @@ def remilia_sees(role: str) -> str:
     return f if f in ("human", "youkai") else "other"
 
 
+def _known_roles(roles: tuple[str, ...]) -> tuple[str, ...]:
+    """``roles`` unchanged; ValueError naming the first unknown role id (a row of the season's table)."""
+    for r in roles:
+        if r not in ROLES:
+            raise ValueError(f"unknown human_kill role {r!r}; known: {', '.join(ROLES)}")
+    return roles
+
+
 class Pick(BaseModel):
     """``count`` roles drawn (without repeats) from ``of``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     count: int = Field(ge=0)
     of: tuple[str, ...]
+
+    @field_validator("of")
+    @classmethod
+    def _known(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return _known_roles(v)
 
 
 class Row(BaseModel):
@@ -52,6 +73,11 @@ class Row(BaseModel):
     youkai: int = Field(ge=0)
     fixed: tuple[str, ...] = ()
     picks: tuple[Pick, ...] = ()
+
+    @field_validator("fixed")
+    @classmethod
+    def _known(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return _known_roles(v)
 
 
 def _row(h: int, y: int, fixed: tuple[str, ...] = (), *picks: tuple[int, tuple[str, ...]]) -> Row:
