@@ -84,13 +84,13 @@ def test_cancelled_weather_has_no_effect_and_the_power_is_gone():
     # 浓雾 every day: after a cancel, a long post is not reported that day; the next day it is again
     long = "这是一段超过十个字的发言内容"
     r = play([{"messages": [["F", "cancel weather"]]}, {"posts": [["A", long]]}, [], [],
-              {"messages": [["F", "取消天气"], ["F", "预知天气"]]}, {"posts": [["A", long]]}],
+              {"messages": [["F", "取消天气"], ["F", "预知天气"]]}, {"posts": [["A", long]]}, [], []],
              seed=1, params={**WEATHER, "weather_weights": {"noumu": 1}})
     long_posts = [(ph.phase, ph.round) for ph in r.phases if any(e.kind == "long_post" for e in ph.step.events)]
     assert long_posts == [("remilia", 2)]
     assert [e["reason"] for e in events(r, "rejected")] == ["iku_spent", "iku_spent"]
     assert [w.get("cancelled", False) for w in r.game.ruleset.weathers] == [True, False]
-    assert r.game.ruleset.pending() == []  # no reminder for a spent Iku
+    assert r.game.phase.kind == "iku" and r.game.ruleset.pending() == []  # no reminder for a spent Iku
 
 
 def test_no_choice_means_the_weather_stands():
