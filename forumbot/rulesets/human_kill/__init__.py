@@ -591,7 +591,6 @@ class HumanKill(Ruleset):
             self._close_banish(out)
 
     def _open_day(self, round_: int, out: Step) -> None:
-        g = self.game
         self.round = round_
         self.round_dead = []
         self.exorcised = self.exorcise_target = None
