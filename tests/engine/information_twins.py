@@ -214,6 +214,11 @@ class Twin:
             self.diverged = f"the perturbed action changed who is out (after {what})"
             return
         pa, pb = self._public(sa), self._public(sb)
+        if self.stop_on_deaths and _dying(pa) != _dying(pb):
+            # a public announcement of who is about to go out (human_kill's 苍天 lists the dying before
+            # the substitution): the dead are about to differ, a legitimate effect
+            self.diverged = f"the perturbed action changed who is dying (after {what})"
+            return
         if pa != pb:
             raise Mismatch(f"the thread differs after {what}:\n{_diff(pa, pb)}\n{self.story()}")
         for name in self.uninformed():
@@ -230,6 +235,11 @@ class Twin:
         lines = [f"roles (A, B): {roles}", f"informed: {sorted(self.informed)}"]
         lines += [f"  {a}{'->' + b if b != a else ''} [{c}] {t}" for a, b, c, t in self.inputs]
         return "\n".join(lines)
+
+
+def _dying(public: tuple[list[Any], list[Any]]) -> list[Any]:
+    """The players a step's posts announce as dying (posts whose data carry ``dying``)."""
+    return [data["dying"] for _, data in public[0] if isinstance(data, dict) and "dying" in data]
 
 
 def _diff(pa: tuple[list[Any], list[Any]], pb: tuple[list[Any], list[Any]]) -> str:
