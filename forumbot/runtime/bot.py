@@ -35,6 +35,11 @@ from forumbot.runtime.votecount import VoteCounts
 
 log = logging.getLogger("forumbot")
 
+# Refusal reasons that mean "this phase's window is shut" in some ruleset (see each ruleset's rejected
+# templates): a late command refused for one of them was meant for the phase that just closed.
+_WINDOW_REASONS = frozenset({"wrong_phase", "no_clue_poll", "no_successor_due", "no_crime_vote", "not_your_window",
+                             "withdraw_closed"})
+
 CLI = "@cli"
 #: the longest the poller waits after failed polls in a row (seconds), unless the forum asks for longer
 MAX_POLL_BACKOFF = 300.0
@@ -556,7 +561,7 @@ class Bot:
                                           body=self._render(out.key, out.data, extra), status="note"))
                 else:
                     rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data, extra))
-                    if late_note and inbound is not None and out.to == inbound.sender and out.data.get("reason"):
+                    if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.data):
                         # refused after the round it was meant for closed: say so first, then why
                         rows[-1].body = f"{late_note}\n\n{rows[-1].body}"
             elif isinstance(out, Post):
@@ -565,6 +570,19 @@ class Bot:
                 rows.append(OutboxRow(season_id=0, key=key, kind=kind, template=out.key, subject=subject,
                                       body=self._render(out.key, out.data, extra)))
         return rows
+
+    def _meant_for_closed(self, reply: dict[str, Any]) -> bool:
+        """Whether a refusal (reply data with a ``reason``) of a message that missed the last deadline is about
+        the phase that deadline closed: refused because the phase's window is shut, or refused in a phase of the
+        same kind (a run-off after a vote). A command refused for its own reason in a new kind of phase (a night
+        kill of a dead player just after a day closed) is about the new phase, and calling it late would mislead."""
+        reason = reply.get("reason")
+        if not reason:
+            return False
+        if reason in _WINDOW_REASONS:
+            return True
+        closed = self.timing.last_closed
+        return closed is not None and self.game.phases[closed].kind == self.game.phase.kind
 
     def _deliver(self) -> None:
         self.delivery.run(until=self.next_read())

@@ -193,6 +193,24 @@ def test_late_vote_in_killer_club_is_told_the_round_closed_and_when(tmp_path):
     assert "late" not in refusal
 
 
+def test_a_new_phase_command_refused_for_its_own_reason_just_after_a_deadline_is_not_called_late(tmp_path):
+    """A killer's night order refused for its own reason seconds after the day closed belongs to the night:
+    it gets the refusal alone, while a late ballot in the same instant is still told it was late."""
+    s = make_season(tmp_path, KC, KC_ROLES, ruleset="killer_club")
+    s.bot.cycle()
+    for _ in range(2):
+        s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+        s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=5)
+    s.forum.player_pm("A", "杀 D E")  # the night has just opened; its post may not be on the forum yet
+    s.forum.player_pm("J", "投 A")
+    s.clock.advance(2)
+    s.bot.cycle()
+    refusal = s.forum.pms_to("A")[-1].body
+    assert "late" not in refusal.lower() and "one" in refusal, refusal
+    assert [m.body for m in s.forum.pms_to("J") if "late" in m.body]
+
+
 # --- the organiser sees thread commands and straddling messages in `forumbot status` (9.5, 15.1) -------------
 def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, monkeypatch):
     s, _ = _late_ballot(tmp_path)
