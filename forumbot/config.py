@@ -1,6 +1,6 @@
 """The season config: one TOML file per season, validated with pydantic.
 
-See ``config/sunlight.example.toml`` for a commented example and ``docs/config.md`` for every key.
+See ``forumbot/config_examples/sunlight.example.toml`` for a commented example and ``docs/config.md`` for every key.
 Errors name the key, the line and what is allowed (:class:`ConfigError`); the forum password is never
 in this file (``[forum]`` names an environment variable or a secrets file).
 """

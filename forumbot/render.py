@@ -1,6 +1,6 @@
 """Rendering engine outputs to forum text with Jinja2 templates.
 
-Templates live in ``templates/<locale>/<key>.j2`` (locale: zh-Hans, zh-Hant, en); a file
+Templates live in ``forumbot/templates/<locale>/<key>.j2`` (shipped in the package) (locale: zh-Hans, zh-Hant, en); a file
 ``<key>.<markup>.j2`` (markup: bbcode, markdown) takes precedence over ``<key>.j2`` for that markup. A
 season may name an override folder with the same layout, searched first. Markup is written through
 filters (``|b``, ``|i``, ``|table``, ``|ul``...), so one template serves both markups; every value
@@ -24,8 +24,9 @@ import jinja2
 
 from forumbot.forums.gbk_text import gbk_safe
 from forumbot.language.vocabulary import VERB_WORDS
+from forumbot.resources import package_dir
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = package_dir("templates")
 LOCALES = ("zh-Hans", "zh-Hant", "en")
 MARKUPS = ("bbcode", "markdown")
 
@@ -150,7 +151,7 @@ def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
 class Renderer:
     """Renders template keys for one locale and markup.
 
-    ``overrides``: a folder searched before ``templates/`` (same layout); ``charset`` "gbk" for a forum
+    ``overrides``: a folder searched before ``forumbot/templates/`` (same layout); ``charset`` "gbk" for a forum
     that can store only GBK (None: any Unicode); ``tables`` False for a BBCode forum without ``[table]``
     (phpBB: tables become a bold header line and a list of rows). Raises ValueError for an unknown locale or markup and
     :class:`jinja2.TemplateNotFound` for a key with no template.

@@ -15,9 +15,10 @@ from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, make_forum
+from forumbot.resources import package_dir
 from forumbot.runtime.schedule import format_local
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "config"
+EXAMPLES = package_dir("config_examples")
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -61,7 +62,7 @@ def init(
     if path.exists():
         typer.echo(f"error: {path} exists; choose another path", err=True)
         raise typer.Exit(2)
-    text = source.read_text(encoding="utf-8").replace(f"config/{ruleset}.example.toml", str(path))
+    text = source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml", str(path))
     path.write_text(future_start(text), encoding="utf-8")
     typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")
 

@@ -224,7 +224,7 @@ def test_ambiguous_name_reply_lists_the_names(locale):
     text = Renderer(locale, "markdown").render("common/parse_error", {
         "code": "ambiguous_name", "verb": "vote", "written": "王七", "candidates": ["王五", "王六"], "organiser": False})
     assert "王五" in text and "王六" in text
-    doc = (TEMPLATES.parent / "docs" / "commands.md").read_text(encoding="utf-8")
+    doc = (TEMPLATES.parents[1] / "docs" / "commands.md").read_text(encoding="utf-8")
     assert "listing both seats" not in doc and "lists their seats" not in doc
 
 
@@ -248,7 +248,7 @@ def _all_verbs():
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_verb_has_a_name_in_every_locale(locale):
-    """templates/<locale>/_macros.j2 names every verb the parser knows (a new verb needs a name in each)."""
+    """forumbot/templates/<locale>/_macros.j2 names every verb the parser knows (a new verb needs a name in each)."""
     module = Renderer(locale, "markdown").env.get_template("_macros.j2").module
     missing = [v for v in _all_verbs() if v not in module.verbs]
     assert not missing, f"{locale}/_macros.j2 has no name for {missing}"

@@ -1,7 +1,7 @@
 """Writing a report's HTML page (and the series page) with its assets.
 
-The page is ``templates/html/<page>.html`` (structure) with the words of
-``templates/<locale>/report/words.html``, rendered by Jinja2 with HTML autoescaping, so any name a player
+The page is ``forumbot/templates/html/<page>.html`` (structure) with the words of
+``forumbot/templates/<locale>/report/words.html``, rendered by Jinja2 with HTML autoescaping, so any name a player
 chose (``<script>``...) is shown as text. The report data is embedded as JSON
 (``<script type="application/json" id="report-data">``, written with Jinja2's ``tojson``, which escapes
 ``<``, ``>``, ``&`` and ``'``) and drawn by ``assets/report.js`` with Apache ECharts
@@ -18,8 +18,9 @@ from typing import Any
 import jinja2
 
 from forumbot.render import LOCALES, TEMPLATES
+from forumbot.resources import package_dir
 
-ASSETS = Path(__file__).resolve().parent / "assets"
+ASSETS = package_dir("report/assets")
 _LANG = {"zh-Hans": "zh-Hans", "zh-Hant": "zh-Hant", "en": "en"}
 
 

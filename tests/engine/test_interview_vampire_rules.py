@@ -420,7 +420,7 @@ def test_help_and_status_follow_the_role_and_phase():
 def test_example_season_loads():
     from forumbot.config import load_config
 
-    config = load_config(Path(__file__).parents[2] / "config" / "interview_vampire.example.toml")
+    config = load_config(Path(__file__).parents[2] / "forumbot" / "config_examples" / "interview_vampire.example.toml")
     g = Game(config.setup("1"))
     g.start()
     assert config.ruleset == "interview_vampire" and len(g.living("vampire")) == 1 and len(g.players) == 13

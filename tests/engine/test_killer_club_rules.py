@@ -479,5 +479,5 @@ def test_opening_says_the_police_check_once_as_a_team_and_gives_the_prologue_dea
 
 def test_templates_write_the_game_thread_as_youxitie():
     """「游戏帖」 (a thread) everywhere, never 「游戏贴」 (issue 10.14)."""
-    root = Path(__file__).parents[2] / "templates"
+    root = Path(__file__).parents[2] / "forumbot" / "templates"
     assert [str(f) for f in root.rglob("*.j2") if "游戏贴" in f.read_text(encoding="utf-8") or "遊戲貼" in f.read_text(encoding="utf-8")] == []

@@ -34,7 +34,7 @@ def test_example_config_is_a_valid_season():
     from forumbot.config import load_config
     from forumbot.engine.game import Game
 
-    config = load_config(Path(__file__).parents[2] / "config" / "killer_club.example.toml")
+    config = load_config(Path(__file__).parents[2] / "forumbot" / "config_examples" / "killer_club.example.toml")
     game = Game(config.setup(7))
     game.start()
     assert config.ruleset == "killer_club" and len(game.players) == 14

@@ -13,7 +13,7 @@ from forumbot.cli import app
 from forumbot.config import ConfigError, load_config
 from forumbot.runtime.schedule import parse_duration, phase_deadline
 
-EXAMPLE = Path(__file__).parent.parent.parent / "config" / "sunlight.example.toml"
+EXAMPLE = Path(__file__).parent.parent.parent / "forumbot" / "config_examples" / "sunlight.example.toml"
 
 
 @pytest.mark.parametrize("text,seconds", [("24h", 86400), ("1d12h", 129600), ("30m", 1800), ("90s", 90), ("1h30m", 5400), (5, 5)])

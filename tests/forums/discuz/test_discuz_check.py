@@ -83,7 +83,7 @@ def test_example_season_and_settings(monkeypatch):
     from forumbot.forums.discuz import DiscuzForum
     from forumbot.forums.settings import make_forum
 
-    config = load_config(Path(__file__).parents[3] / "config" / "discuz.example.toml")
+    config = load_config(Path(__file__).parents[3] / "forumbot" / "config_examples" / "discuz.example.toml")
     assert config.forum.engine == "discuz" and config.effective_markup == "bbcode"
     assert config.forum.min_write_interval_seconds == 16 and config.forum.pm_conversation_limit == 25
     monkeypatch.setenv("FORUMBOT_PASSWORD", "x")
