@@ -8,8 +8,8 @@ from datetime import timedelta
 from bot_helpers import T0, Clock, Season, make_config, make_season
 from typer.testing import CliRunner
 
-from forumbot import runtime_cli
 from forumbot.cli import app
+from forumbot.cli import season as season_cli
 from forumbot.forums.discuz_time import parse_relative
 from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.arrival import Interval, Stated, intervals
@@ -220,9 +220,9 @@ def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, m
     s.clock.advance(1)
     s.bot.cycle()
     assert [m.body for m in s.forum.pms_to("B") if "帖子里的指令不算数" in m.body]
-    monkeypatch.setattr(runtime_cli, "_load", lambda path: s.config)
-    monkeypatch.setattr(runtime_cli, "_bot", lambda config, forum=None: s.restart())
-    monkeypatch.setattr(runtime_cli, "_no_database", lambda config: False)
+    monkeypatch.setattr(season_cli, "_load", lambda path: s.config)
+    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None: s.restart())
+    monkeypatch.setattr(season_cli, "_no_database", lambda config: False)
     out = CliRunner().invoke(app, ["status", "season.toml"]).output
     assert "commands posted in the thread" in out and "B: vote (poll round 1)" in out, out
     assert "sent around a deadline" in out and "from G" in out and "counted late" in out, out

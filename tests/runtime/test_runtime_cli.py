@@ -43,8 +43,8 @@ def test_status_and_organiser_commands(tmp_path, monkeypatch):
     bot = Bot(load_config(path), forum, clock)
     # The command line stamps an organiser command with its own clock: the season's test clock here, as
     # on a machine where both run (a wall-clock stamp would lie after T0 and wait for a later read).
-    import forumbot.runtime_cli as runtime_cli
-    monkeypatch.setattr(runtime_cli, "_bot", lambda config, forum=None: Bot(config, forum, clock))
+    import forumbot.cli.season as season_cli
+    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None: Bot(config, forum, clock))
     bot.cycle()
     clock.advance(62)
     bot.cycle()

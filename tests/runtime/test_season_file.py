@@ -10,10 +10,10 @@ from bot_helpers import make_config, make_season
 from typer.testing import CliRunner
 
 from forumbot.cli import app
+from forumbot.cli.season import future_start
 from forumbot.config import ConfigError, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.settings import SettingsError, load_forum_settings
-from forumbot.runtime_cli import future_start
 
 SEASON = '''# 第一季
 name = "版杀第一季"
@@ -98,7 +98,7 @@ def test_check_warns_about_a_start_in_the_past(tmp_path):
 @pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_init_writes_no_start_in_the_past(tmp_path, ruleset, monkeypatch):
     later = datetime(2027, 6, 1, 12, 0, tzinfo=UTC)  # the examples were written in 2026
-    monkeypatch.setattr("forumbot.runtime_cli._now", lambda: later)
+    monkeypatch.setattr("forumbot.cli.season._now", lambda: later)
     path = tmp_path / f"{ruleset}.toml"
     result = CliRunner().invoke(app, ["init", str(path), "--ruleset", ruleset])
     assert result.exit_code == 0, result.output

@@ -55,8 +55,8 @@ def test_closed_mobile_api_is_diagnosed(site):
 
 
 def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
-    from forumbot import runtime_cli
     from forumbot.cli import app
+    from forumbot.cli import season as season_cli
 
     players = [f"玩家{i}" for i in range(25)]  # + 2 organisers = 27 > 25 + 1 (a real X3.5 lets N+1 through)
     config = tmp_path / "season.toml"
@@ -68,7 +68,7 @@ def test_check_cli_passes_the_season_size(site, tmp_path, monkeypatch):
     for name in [*players, "主持人", "副主持"]:
         site.fake.add_user(name)
     monkeypatch.setenv("DZ_PW", "秘密")
-    monkeypatch.setattr(runtime_cli, "make_forum", lambda settings, base_dir: site.client())
+    monkeypatch.setattr(season_cli, "make_forum", lambda settings, base_dir: site.client())
     result = CliRunner().invoke(app, ["check", str(config), "--forum"])
     assert result.exit_code == 0, result.output
     assert "Accounts: the 25 players and 2 organisers all have an account on the forum." in result.output
@@ -97,8 +97,8 @@ def test_example_season_and_settings(monkeypatch):
 
 
 def test_check_cli_names_players_without_an_account(site, tmp_path, monkeypatch):
-    from forumbot import runtime_cli
     from forumbot.cli import app
+    from forumbot.cli import season as season_cli
 
     site.fake.add_user("赵六")  # 小明, 小红 and alice have accounts too
     config = tmp_path / "season.toml"
@@ -107,7 +107,7 @@ def test_check_cli_names_players_without_an_account(site, tmp_path, monkeypatch)
         f'[forum]\nengine = "discuz"\nbase_url = "{site.fake.base}"\nusername = "法官"\npassword_env = "DZ_PW"\n'
         "forum_id = 3\n", encoding="utf-8")
     monkeypatch.setenv("DZ_PW", "秘密")
-    monkeypatch.setattr(runtime_cli, "make_forum", lambda settings, base_dir: site.client())
+    monkeypatch.setattr(season_cli, "make_forum", lambda settings, base_dir: site.client())
     result = CliRunner().invoke(app, ["check", str(config), "--forum"])
     assert result.exit_code == 1, result.output
     out = result.output

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from forumbot.cli import app
-from forumbot.demo import pad
+from forumbot.cli.root import app
+from forumbot.cli.text import pad
 from forumbot.render import Renderer
 from forumbot.replay import (
     ReplayResult,
@@ -50,9 +50,9 @@ def _write_html(t: Transcript, result: ReplayResult, transcript: Path, out: Path
                 locale: str) -> None:
     """The replay's report page (issue 13): refused, as for a season, when the game is not over and
     neither --public nor --organiser was given."""
+    from forumbot.cli.report import REFUSED, write
     from forumbot.report.data import extract
     from forumbot.report.log import from_replay
-    from forumbot.report_cli import REFUSED, write
 
     if not (public or organiser or result.game.finished):
         typer.echo(REFUSED.format(name=transcript.stem).replace("season", "game", 1), err=True)

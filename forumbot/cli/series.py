@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from forumbot.cli import app
+from forumbot.cli.root import app
 from forumbot.engine.series import game_result, merge_standings, ranked
 
 
@@ -20,7 +20,7 @@ def standings(
 ) -> None:
     """Games played and won by each player, in all and by role, over finished seasons; and the
     first-night victims, for ``[params.series] previous_first_victims`` of the next game."""
-    from forumbot.runtime_cli import _bot, _load
+    from forumbot.cli.season import _bot, _load
 
     table: dict = {}
     victims: list[str] = []
@@ -37,7 +37,7 @@ def standings(
         locale = bot.config.locale
         victims.append(result.get("first_night_victim") or "")
     if html is not None:
-        from forumbot.report_cli import write
+        from forumbot.cli.report import write
 
         rows = [{**row, "roles": dict(sorted(table[row["name"]]["roles"].items()))} for row in ranked(table)]
         write({"kind": "series", "games": games, "rows": rows}, locale, html, page="series")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from forumbot.cli import app
+from forumbot.cli.root import app
 from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.errors import ForumError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from forumbot.cli import app
+from forumbot.cli.root import app
 
 REFUSED = ("error: season {name!r} is not over: the full report shows roles and night actions. Use --public for "
            "a report that is safe to publish now, or --organiser for the organiser's own eyes.")
@@ -23,9 +23,9 @@ def report(
 ) -> None:
     """Write a static, offline HTML report of a season (timeline, vote charts, deaths, scores,
     standings) in the season's locale."""
+    from forumbot.cli.season import _bot, _load, _no_database
     from forumbot.report.data import extract
     from forumbot.report.log import from_bot
-    from forumbot.runtime_cli import _bot, _load, _no_database
 
     config = _load(season)
     if _no_database(config):

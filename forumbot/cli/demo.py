@@ -14,13 +14,13 @@ import random
 import tempfile
 import threading
 import time
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import typer
 
-from forumbot.cli import app
+from forumbot.cli.root import app
+from forumbot.cli.text import pad
 
 DEMO_PLAYERS = ["张三", "李四", "王五", "趙六", "alice", "孙七", "周八", "Bob Lee"]
 ORGANISER = "组织者"
@@ -146,10 +146,10 @@ def demo(
     wait: bool = typer.Option(True, help="keep the forum up for a browser until Ctrl-C"),
 ) -> None:
     """Play a whole sunlight season on a local FlaskBB with simulated players."""
+    from forumbot.cli.season import setup_logging
     from forumbot.config import load_config
     from forumbot.runtime.bot import Bot
     from forumbot.runtime.runner import run_bot
-    from forumbot.runtime_cli import setup_logging
     from forumbot.testforum import HarnessError, start_forum
 
     setup_logging("INFO")
@@ -187,12 +187,6 @@ def demo(
                     time.sleep(3600)
             except KeyboardInterrupt:
                 typer.echo("stopping the forum")
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` padded to ``width`` terminal columns (CJK characters take two)."""
-    columns = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-    return text + " " * max(0, width - columns)
 
 
 def print_standings(bot) -> None:
