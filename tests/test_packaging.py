@@ -1,0 +1,50 @@
+"""The package's metadata: every dependency pyproject.toml declares is pinned in constraints.txt (what CI
+installs), at a version pyproject.toml allows; the wheel ships the templates and example season files."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from forumbot.resources import package_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            assert version, f"constraints.txt: {line!r} is not name==version"
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def _declared() -> list[Requirement]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = [r for group in project["optional-dependencies"].values() for r in group]
+    return [Requirement(r) for r in project["dependencies"] + extras]
+
+
+def test_every_dependency_is_pinned_at_an_allowed_version():
+    pins = _pins()
+    for req in _declared():
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is in pyproject.toml but not in constraints.txt: run scripts/lock"
+        assert req.specifier.contains(pins[name], prereleases=True), (
+            f"constraints.txt pins {req.name}=={pins[name]}, outside pyproject.toml's {req.specifier}: run scripts/lock")
+
+
+def test_resources_are_inside_the_package():
+    pkg = ROOT / "forumbot"
+    assert package_dir("templates") == pkg / "templates"
+    assert (package_dir("templates") / "en" / "_macros.j2").is_file()
+    assert sorted(p.name for p in package_dir("config_examples").glob("*.example.toml"))
+    assert (package_dir("report/assets") / "echarts.min.js").is_file()
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert {"templates/**/*", "config_examples/*.toml", "report/assets/*"} <= set(data["forumbot"])
