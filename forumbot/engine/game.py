@@ -203,10 +203,19 @@ class Game:
     def read_thread(self, seat: int, text: str, verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
         """Read a thread post by ``seat``: chat unless a command is marked (the season's
         ``thread_marks``); only ``verbs`` (None: any) are read. See :func:`forumbot.language.parse.parse`."""
+        return self.parse(text, seat, channel="thread", verbs=verbs)
+
+    def parse(self, text: str, seat: int | None, channel: str = "pm",
+              verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
+        """Read ``text`` sent by ``seat`` (None: not a player) on ``channel`` against this game's roster and
+        thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text: the parser
+        is pure, so a caller that plays many games (the simulator) may memoise it here."""
         from forumbot.language.parse import parse
 
-        return parse(text, self.roster, sender_seat=seat, channel="thread", marks=self.setup.thread_marks,
-                     verbs=verbs)
+        if channel == "thread":
+            return parse(text, self.roster, sender_seat=seat, channel="thread", marks=self.setup.thread_marks,
+                         verbs=verbs)
+        return parse(text, self.roster, sender_seat=seat)
 
     def thread_error(self, seat: int, parsed: Command | ParseError, out: Step) -> None:
         """Reply by PM to a marked thread vote that does not read (``##vote Rasputin``), in a game that
@@ -318,10 +327,8 @@ class Game:
         self.ruleset.on_thread_post(seat, text, out)
 
     def _private_message(self, sender: str, seat: int | None, text: str, out: Step) -> None:
-        from forumbot.language.parse import parse
-
         organiser = sender in self.organisers
-        parsed = parse(text, self.roster, sender_seat=seat)
+        parsed = self.parse(text, seat)
         if isinstance(parsed, ParseError):
             meant = parsed.meant
             self.reply(

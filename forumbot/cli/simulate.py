@@ -1,0 +1,128 @@
+"""``forumbot simulate``: play many games of one ruleset and print how often each camp wins."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from forumbot.cli.root import app
+from forumbot.engine.game import SetupError
+from forumbot.engine.ruleset import ruleset_ids
+from forumbot.simulate.policies import POLICIES
+from forumbot.simulate.run import Spec, Summary, plot_sweep, run, summarise, sweep_points, write_csv
+
+
+def _value(text: str) -> Any:
+    """A parameter value as written on the command line: 3, 0.25, true, text."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def _pairs(items: list[str], what: str) -> list[tuple[str, str]]:
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"{item!r}: write {what} as key=value")
+        out.append((key.strip(), value))
+    return out
+
+
+def _label(point: dict[str, Any], keys: list[str]) -> str:
+    return ", ".join(f"{k}={point[k]}" for k in keys) or "defaults"
+
+
+def _table(title: str, s: Summary) -> Table:
+    t = Table(title=title, title_justify="left")
+    for col in ("camp", "wins", "win rate", "95% interval (Wilson)"):
+        t.add_column(col, justify="left" if col == "camp" else "right")
+    for camp, r in s.camps.items():
+        if camp == "none" and not r.wins:
+            continue
+        t.add_row(camp, str(r.wins), f"{r.rate:.1%}", f"{r.low:.1%} – {r.high:.1%}")
+    return t
+
+
+@app.command("simulate")
+def simulate_command(
+    ruleset: str = typer.Argument(..., help="the ruleset id: " + ", ".join(ruleset_ids())),
+    players: int = typer.Option(..., "--players", "-n", help="players per game"),
+    games: int = typer.Option(1000, "--games", "-g", min=1, help="games per parameter choice"),
+    param: list[str] = typer.Option([], "--param", help="a ruleset parameter, key=value (repeatable)"),
+    sweep: list[str] = typer.Option([], "--sweep", help="a parameter to vary, key=a,b,c (repeatable: every combination)"),
+    policy: str = typer.Option("random", help="how players play: " + " | ".join(POLICIES)),
+    skill: float = typer.Option(0.5, min=0.0, max=1.0, help="heuristic: how well the village reads the table talk (0..1)"),
+    seed: int = typer.Option(0, help="master seed: game i plays seed × 1000003 + i (its draw and every choice)"),
+    jobs: int = typer.Option(1, min=1, help="worker processes (the figures do not depend on it)"),
+    out: Path = typer.Option(None, "--out", help="write games.csv (every game) and sweep PNG plots into this folder"),
+    scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
+) -> None:
+    """Play GAMES complete games of RULESET through the bot's engine and print, per camp, the win rate with
+    its 95% Wilson interval, the game length and the deaths by cause (docs/simulate.md)."""
+    console = Console()
+    if ruleset not in ruleset_ids():
+        raise typer.BadParameter(f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", param_hint="RULESET")
+    if policy not in POLICIES:
+        raise typer.BadParameter(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}", param_hint="--policy")
+    params = {k: _value(v) for k, v in _pairs(param, "--param")}
+    swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x != ""] for k, v in _pairs(sweep, "--sweep")}
+    points = sweep_points(params, swept)
+    keys = list(swept)
+    rows = []
+    summaries: list[Summary] = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as progress:
+        for point in points:
+            label = _label(point, keys)
+            task = progress.add_task(f"{ruleset} {label}", total=games)
+            spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
+            def advance(n: int, task: TaskID = task) -> None:
+                progress.advance(task, n)
+
+            try:
+                results = run(spec, games, seed, jobs=jobs, scheduler=scheduler, advance=advance)
+            except SetupError as exc:
+                progress.stop()
+                console.print(f"[red]cannot simulate:[/red] {exc}")
+                raise typer.Exit(2) from None
+            s = summarise(ruleset, results)
+            summaries.append(s)
+            rows += [(point, r) for r in results]
+            _print(console, ruleset, players, games, policy, skill, seed, point, s)
+    if out is not None:
+        write_csv(out / "games.csv", rows)
+        written = [out / "games.csv"]
+        if keys:
+            png = out / f"sweep_{'_'.join(keys)}.png"
+            plot_sweep(png, f"{ruleset}, {players} players, {policy} play", [_label(p, keys) for p in points], summaries)
+            written.append(png)
+        console.print("wrote " + ", ".join(str(p) for p in written))
+
+
+def _print(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int,
+           point: dict[str, Any], s: Summary) -> None:
+    shown = ", ".join(f"{k}={v}" for k, v in point.items()) or "default parameters"
+    how = f"{policy} play" + (f", skill {skill:g}" if policy != "random" else "")
+    console.print(_table(f"{ruleset}, {players} players, {shown}: {games} games, {how}, seed {seed}", s))
+    console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
+                  f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
+    console.print("deaths per game: " + (", ".join(f"{k} {v:.2f}" for k, v in s.deaths.items()) or "none"))
+    notes = []
+    if "win_index" in s.extra:
+        notes.append(f"mean win index {s.extra['win_index']:.3f}")
+    if s.unfinished:
+        notes.append(f"{s.unfinished} games stopped unfinished")
+    if s.rejected:
+        notes.append(f"{s.rejected:.2f} refused commands per game")
+    if notes:
+        console.print("; ".join(notes))
+    console.print()

@@ -1,0 +1,236 @@
+"""What a player may do now, as data: :class:`Option` (a verb with the seats it may name) and
+:class:`Action` (one command, ready to be sent as a player would type it).
+
+:func:`legal_actions` is built on what every ruleset already tells its players: ``help_data(seat)["verbs"]``
+is the list the ``help`` reply shows ("who may act now, with what verbs"). Each help entry is mapped to a
+command verb, a channel and a target rule (:data:`HELP_ENTRIES`); a small per-ruleset adapter
+(:data:`ADAPTERS`) narrows the targets where the rulebook does (a vampire converts one of last night's
+victims, a witch saves the victim she was told of). When rulesets publish their actions as data (issue
+#11), this module is what that replaces.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from forumbot.engine.game import Game
+
+Channel = Literal["pm", "thread"]
+
+#: how a verb is written in an English command (the parser reads these words; see
+#: :mod:`forumbot.language.vocabulary`)
+_WORDS = {"nolynch": "no lynch", "cancel_weather": "cancel weather", "stand_in": "stand in for"}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One command by one player: ``verb`` (a :data:`forumbot.language.types.PLAYER_VERBS` id),
+    ``targets`` (seats, in order), ``number`` (a clue number; 0 = none / cancel), ``channel`` where it
+    is sent ("pm" to the judge or "thread"), ``key`` the help entry it answers (see :class:`Option`)."""
+
+    verb: str
+    targets: tuple[int, ...] = ()
+    number: int | None = None
+    channel: Channel = "pm"
+    key: str = ""
+
+    def text(self, game: Game) -> str:
+        """The command as a player types it in English (``vote p3``, ``suck p3, p4``, ``clue 2``,
+        ``no clue``); the game's parser reads it back as this action (tests check it by replay)."""
+        if self.verb == "clue":
+            return "no clue" if not self.number else f"clue {self.number}"
+        if self.verb == "convert" and self.number == 0:
+            return "cancel convert"
+        word = _WORDS.get(self.verb, self.verb)
+        if not self.targets:
+            return word
+        return f"{word} " + ", ".join(game.name(t) for t in self.targets)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing a player may do now.
+
+    ``key``: the ruleset's help entry ("suck_criminal", "vote_thread", "crime_vote", "choose"...),
+    which tells policies what the verb means here. ``verb``/``channel``: the command it is sent as.
+    ``targets``: the seats it may name; ``least``..``most``: how many (0..0: a verb without a name).
+    ``numbers``: the numbers it takes (a clue number), else empty.
+    """
+
+    key: str
+    verb: str
+    channel: Channel = "pm"
+    targets: tuple[int, ...] = ()
+    least: int = 0
+    most: int = 0
+    numbers: tuple[int, ...] = ()
+
+    def action(self, targets: tuple[int, ...] = (), number: int | None = None) -> Action:
+        """This option with the given targets / number."""
+        return Action(self.verb, tuple(targets), number, self.channel, self.key)
+
+    def sample(self, rng: random.Random) -> Action | None:
+        """A uniformly random filling of this option (a random count of distinct targets between
+        ``least`` and ``most``, a random number); None when no filling is possible."""
+        if self.most == 0:
+            number = rng.choice(self.numbers) if self.numbers else None
+            return self.action((), number)
+        most = min(self.most, len(self.targets))
+        if most < max(self.least, 1):
+            return None
+        k = rng.randint(max(self.least, 1), most)
+        return self.action(tuple(rng.sample(self.targets, k)))
+
+
+@dataclass(frozen=True)
+class _Entry:
+    verb: str
+    channel: Channel = "pm"
+    least: int = 1
+    most: int = 1
+    self_ok: bool = False
+
+
+#: help entry -> command. Verbs without a name have most=0.
+HELP_ENTRIES: dict[str, _Entry] = {
+    "vote": _Entry("vote"), "vote_thread": _Entry("vote", "thread"), "kill": _Entry("kill"),
+    "check": _Entry("check"), "ask": _Entry("ask"), "save": _Entry("save", self_ok=True),
+    "guard": _Entry("guard", self_ok=True), "poison": _Entry("poison"), "shoot": _Entry("shoot"),
+    "successor": _Entry("successor"), "disguise": _Entry("disguise"), "take": _Entry("take"),
+    "exorcise": _Entry("exorcise"), "choose": _Entry("kill"), "convert": _Entry("convert"),
+    "suck": _Entry("suck", most=2), "suck_criminal": _Entry("suck"),
+    "crime_vote": _Entry("vote", most=2), "crime_vote_criminal": _Entry("vote"),
+    "link": _Entry("link", least=2, most=2, self_ok=True), "charm": _Entry("charm", most=2),
+    "dream": _Entry("dream", most=2), "stand_in": _Entry("stand_in"),
+    "clockwise": _Entry("clockwise", self_ok=True), "anticlockwise": _Entry("anticlockwise", self_ok=True),
+    "selfkill": _Entry("selfkill", least=0, most=0), "abstain": _Entry("abstain", least=0, most=0),
+    "withdraw": _Entry("withdraw", least=0, most=0), "cancel_weather": _Entry("cancel_weather", least=0, most=0),
+    "foresee": _Entry("foresee", least=0, most=0), "clue": _Entry("clue", least=0, most=0),
+}
+
+#: help entries that are not actions (``order`` is split into its two directions)
+_NOT_ACTIONS = frozenset({"status", "help"})
+
+Adapter = Callable[["Game", int, list[Option], dict[str, Any]], list[Option]]
+
+
+def _generic(game: Game, seat: int, help_data: dict[str, Any]) -> list[Option]:
+    alive = game.alive()
+    others = tuple(s for s in alive if s != seat)
+    everyone = tuple(alive)
+    options: list[Option] = []
+    for key in help_data.get("verbs", ()):
+        if key in _NOT_ACTIONS:
+            continue
+        keys = ("clockwise", "anticlockwise") if key == "order" else (key,)
+        for k in keys:
+            e = HELP_ENTRIES.get(k)
+            if e is None:
+                raise KeyError(f"help entry {k!r} of {game.ruleset.id} has no command in HELP_ENTRIES")
+            numbers: tuple[int, ...] = ()
+            if k == "clue":
+                numbers = (0, *help_data.get("clue_options", ()))
+            options.append(Option(k, e.verb, e.channel, everyone if e.self_ok else others if e.most else (),
+                                  e.least, e.most, numbers))
+    return options
+
+
+def legal_actions(game: Game, seat: int) -> list[Option]:
+    """What the player at ``seat`` may do now in ``game``: the ruleset's help entries
+    (``help_data(seat)["verbs"]``) as :class:`Option` values, narrowed by the ruleset's adapter
+    (:data:`ADAPTERS`). Empty when the player has nothing to do. The options are what the rules allow
+    by the judge's record; the ruleset still checks every command (a refused one is answered and
+    changes nothing)."""
+    help_data = game.ruleset.help_data(seat)
+    options = _generic(game, seat, help_data)
+    adapter = ADAPTERS.get(game.ruleset.id)
+    if adapter is not None and options:
+        options = adapter(game, seat, options, help_data)
+    return [o for o in options if o.most == 0 or len(o.targets) >= max(o.least, 1)]
+
+
+# --- per-ruleset adapters ----------------------------------------------------------------------------
+def _interview_vampire(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
+    iv: Any = game.ruleset
+    out = []
+    for o in options:
+        if o.key == "convert":
+            last = iv.last_night.get(seat)
+            if not (last and last["round"] == game.phase.round - 1 and last["fed"] and not last["converting"]):
+                continue
+            sucks = iv.plans.targets(seat, "suck")
+            o = replace(o, targets=tuple(t for t in last["names"] if game.player(t).alive and t not in sucks))
+        elif o.key == "suck" and iv.plans.of(seat, "convert") is not None:
+            converting = iv.plans.targets(seat, "convert")
+            o = replace(o, most=3, targets=tuple(t for t in o.targets if t not in converting))
+        out.append(o)
+    return out
+
+
+def _narrow(o: Option, allowed: tuple[int, ...] | None) -> Option:
+    return o if allowed is None else replace(o, targets=tuple(t for t in o.targets if t in allowed))
+
+
+def _runoff(o: Option, vote: Any) -> Option:
+    """A vote option among the run-off's candidates (None: everyone)."""
+    return _narrow(o, getattr(vote, "candidates", None)) if o.key in ("vote", "vote_thread") else o
+
+
+def _killer_club(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
+    kc: Any = game.ruleset
+    role = game.player(seat).role
+    out = []
+    for o in options:
+        if o.key == "check":
+            if kc.night.once(f"check:{role}") is not None:
+                continue  # his team has checked tonight
+            if role == "police":  # police know each other (role PM)
+                o = replace(o, targets=tuple(t for t in o.targets if game.player(t).role != "police"))
+        elif o.key == "choose":
+            o = _narrow(o, tuple(kc.choice_among))
+        out.append(_runoff(o, kc.vote))
+    return out
+
+
+def _vampire_village(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
+    vv: Any = game.ruleset
+    out = []
+    for o in options:
+        if o.key == "save":
+            o = _narrow(o, (vv.witch_told,) if vv.witch_told else ())
+        elif o.key == "selfkill" and (vv.selfkill is not None or len(game.living("vampire")) < 2):
+            continue
+        elif o.key == "guard":
+            o = replace(o, targets=tuple(t for t in o.targets if not vv.night.repeats("guard", t)))
+        if o.key in ("vote", "kill", "check", "guard", "poison", "shoot", "charm"):  # lovers never target each other
+            o = replace(o, targets=tuple(t for t in o.targets if not vv.links.linked(seat, t)))
+        out.append(_runoff(o, vv.vote))
+    return out
+
+
+def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
+    hk: Any = game.ruleset
+    kind = game.phase.kind
+    out = []
+    for o in options:
+        if o.key == "save" and kind == "yukari":
+            o = _narrow(o, (hk.exorcised,) if hk.exorcised and (hk.exorcised != seat or hk.w("baiu")) else ())
+        elif o.key == "disguise" and not hk.w("baiu"):
+            o = replace(o, targets=tuple(t for t in o.targets if t != hk.last_disguise))
+        elif o.key == "vote" and kind in ("sage_vote", "sage_runoff") and hk.election is not None:
+            o = _narrow(o, hk.election.vote.candidates or hk.election.candidates)
+        elif o.key == "vote":
+            o = _runoff(o, hk.vote)
+        out.append(o)
+    return out
+
+
+#: ruleset id -> adapter(game, seat, generic options, help data) -> options
+ADAPTERS: dict[str, Adapter] = {
+    "interview_vampire": _interview_vampire, "killer_club": _killer_club, "vampire_village": _vampire_village,
+    "human_kill": _human_kill,
+}

@@ -1,0 +1,31 @@
+"""A simulated game, written as a replay transcript and replayed by the bot's replay path, ends the
+same way: the simulator and the bot judge alike (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from forumbot.replay import parse_transcript, replay
+from forumbot.simulate.play import play_game, winners_of
+from forumbot.simulate.policies import make_policy
+
+GAMES = [("interview_vampire", 12), ("sunlight", 19), ("killer_club", 10), ("vampire_village", 13),
+         ("human_kill", 9)]
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize(("ruleset", "players"), GAMES)
+def test_replayed_transcript_gives_the_same_result(ruleset: str, players: int, policy: str) -> None:
+    for seed in (3, 4):
+        sim = play_game(ruleset, players, {}, seed, make_policy(policy, ruleset, 0.5), record=True)
+        assert sim.transcript is not None and sim.finished
+        r = replay(parse_transcript(sim.transcript))
+        g = r.game
+        assert g.finished
+        assert winners_of(g.winner) == sim.winners
+        assert len(g.phases) - 1 == sim.phases and g.phase.round == sim.rounds
+        deaths: dict[str, int] = {}
+        for p in g.players:
+            if not p.alive and p.out_reason:
+                deaths[p.out_reason] = deaths.get(p.out_reason, 0) + 1
+        assert deaths == sim.deaths

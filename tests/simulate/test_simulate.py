@@ -1,0 +1,132 @@
+"""The simulator (issue 12): every ruleset plays to the end with both policies, runs are
+deterministic for any number of processes or on a Dask cluster, the figures, and the command line."""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forumbot.cli import app
+from forumbot.engine.game import Game, Setup
+from forumbot.simulate.actions import Action, legal_actions
+from forumbot.simulate.play import play_game
+from forumbot.simulate.policies import make_policy
+from forumbot.simulate.run import Spec, game_seed, run, summarise, wilson
+
+SIZES = {"interview_vampire": 12, "sunlight": 19, "killer_club": 10, "vampire_village": 13, "human_kill": 9}
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize("ruleset", sorted(SIZES))
+def test_every_ruleset_plays_to_a_winner(ruleset: str, policy: str) -> None:
+    results = run(Spec(ruleset, SIZES[ruleset], policy=policy, skill=0.5), games=6, seed=1)
+    assert len(results) == 6 and [r.seed for r in results] == [game_seed(1, i) for i in range(6)]
+    for r in results:
+        assert r.finished and r.winners, (r.seed, r.winner)  # none of these ends without a camp winning
+        assert sum(r.roles.values()) == SIZES[ruleset] and r.phases > 0
+    assert results[0].rejected == 0 or policy == "random"
+
+
+def test_heuristic_plays_without_refusals() -> None:
+    """The legal actions are what the rulesets accept: the heuristic's commands are never refused."""
+    for ruleset, n in SIZES.items():
+        for seed in range(3):
+            r = play_game(ruleset, n, {}, seed, make_policy("heuristic", ruleset, 0.5))
+            assert r.rejected == 0, (ruleset, seed, r.refused)
+
+
+def test_legal_actions_follow_the_rules_phase() -> None:
+    g = Game(Setup("killer_club", tuple(f"p{i}" for i in range(1, 11)), seed=5))
+    g.start()
+    assert all(legal_actions(g, s) == [] for s in range(1, 11))  # the prologue: nobody acts
+    from forumbot.engine.types import Deadline
+
+    g.apply(Deadline(g.phase.id))
+    assert g.phase.kind == "night"
+    by_role = {g.player(s).role: {o.key for o in legal_actions(g, s)} for s in range(1, 11)}
+    assert by_role["killer"] == {"kill"} and by_role["police"] == {"check"} and by_role["civilian"] == set()
+    police = [s for s in range(1, 11) if g.player(s).role == "police"]
+    check = legal_actions(g, police[0])[0]
+    assert not set(check.targets) & set(police)  # police never check each other
+
+
+def test_action_text_reads_back() -> None:
+    g = Game(Setup("interview_vampire", tuple(f"p{i}" for i in range(1, 13)), seed=0))
+    assert Action("suck", (3, 11)).text(g) == "suck p3, p11"
+    assert Action("clue", number=0).text(g) == "no clue" and Action("clue", number=2).text(g) == "clue 2"
+
+
+def test_same_seed_same_figures_for_any_jobs() -> None:
+    spec = Spec("interview_vampire", 12, policy="random")
+    one = run(spec, games=24, seed=7, jobs=1)
+    two = run(spec, games=24, seed=7, jobs=2)
+    assert [(r.seed, r.winner, r.phases, r.deaths) for r in one] == [(r.seed, r.winner, r.phases, r.deaths) for r in two]
+    assert summarise("interview_vampire", one) == summarise("interview_vampire", two)
+    other = run(spec, games=24, seed=8, jobs=1)
+    assert [r.phases for r in other] != [r.phases for r in one]
+
+
+def test_dask_cluster_gives_the_same_figures() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    spec = Spec("killer_club", 10, policy="heuristic", skill=0.3)
+    local = run(spec, games=10, seed=3)
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None) as cluster:
+        remote = run(spec, games=10, seed=3, scheduler=cluster.scheduler_address)
+    assert summarise("killer_club", local) == summarise("killer_club", remote)
+    assert [r.winner for r in local] == [r.winner for r in remote]
+
+
+def test_wilson_interval() -> None:
+    from scipy.stats import binomtest
+
+    r = wilson(84, 100)
+    assert r.rate == 0.84 and round(r.low, 4) == 0.7558 and round(r.high, 4) == 0.8990
+    ci = binomtest(84, 100).proportion_ci(method="wilson")  # a second library agrees
+    assert abs(ci.low - r.low) < 1e-9 and abs(ci.high - r.high) < 1e-9
+    assert wilson(0, 10).low == 0.0 and 0.27 < wilson(0, 10).high < 0.28
+    assert wilson(0, 0).games == 0
+
+
+def test_summary_counts_camps_and_deaths() -> None:
+    results = run(Spec("interview_vampire", 12), games=20, seed=2)
+    s = summarise("interview_vampire", results)
+    assert list(s.camps) == ["human", "vampire", "criminal", "none"]
+    assert sum(r.wins for c, r in s.camps.items() if c != "none") >= 20  # a game may have two winning camps
+    assert s.deaths and all(v > 0 for v in s.deaths.values())
+    assert s.phases[0] == sum(r.phases for r in results) / 20
+
+
+def test_random_policy_is_seeded() -> None:
+    a = play_game("sunlight", 19, {}, 11, make_policy("random", "sunlight"))
+    b = play_game("sunlight", 19, {}, 11, make_policy("random", "sunlight"))
+    assert a == b
+    assert a.extra["win_index"] >= 0
+
+
+def test_unknown_policy() -> None:
+    with pytest.raises(ValueError, match="known: random, heuristic"):
+        make_policy("clever", "sunlight")
+    assert make_policy("random", "sunlight").choose(None, [], random.Random(0)) is None  # type: ignore[arg-type]
+
+
+def test_cli_prints_rates_and_writes_csv_and_plot(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["simulate", "interview_vampire", "--players", "12", "--games", "8",
+                                   "--sweep", "starve_nights=2,3", "--param", "human_executions=4",
+                                   "--seed", "1", "--out", str(tmp_path)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    assert "95% interval (Wilson)" in res.output and "human" in res.output
+    assert "starve_nights=3" in res.output and "deaths per game" in res.output and "game length" in res.output
+    rows = list(csv.DictReader((tmp_path / "games.csv").open(encoding="utf-8")))
+    assert len(rows) == 16 and {r["seed"] for r in rows} == {str(game_seed(1, i)) for i in range(8)}
+    assert all(r["winner"] for r in rows)
+    assert (tmp_path / "sweep_starve_nights.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_bad_parameter_is_a_clear_message() -> None:
+    res = CliRunner().invoke(app, ["simulate", "interview_vampire", "--players", "12", "--games", "2",
+                                   "--param", "starve_nightz=2"], env={"COLUMNS": "200"})
+    assert res.exit_code == 2 and "unknown parameter" in res.output and "Traceback" not in res.output
