@@ -119,13 +119,13 @@ Adapter = Callable[["Game", int, list[Option], dict[str, Any]], list[Option]]
 
 
 def _generic(game: Game, seat: int, help_data: dict[str, Any]) -> list[Option]:
-    alive = game.alive()
-    others = tuple(s for s in alive if s != seat)
-    everyone = tuple(alive)
+    keys_now = [k for k in help_data.get("verbs", ()) if k not in _NOT_ACTIONS]
+    if not keys_now:
+        return []
+    everyone = tuple(p.seat for p in game.players if p.alive)
+    others = tuple(s for s in everyone if s != seat)
     options: list[Option] = []
-    for key in help_data.get("verbs", ()):
-        if key in _NOT_ACTIONS:
-            continue
+    for key in keys_now:
         keys = ("clockwise", "anticlockwise") if key == "order" else (key,)
         for k in keys:
             e = HELP_ENTRIES.get(k)

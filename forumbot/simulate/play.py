@@ -46,20 +46,27 @@ class SimulationError(RuntimeError):
 
 
 _PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
+_ROSTERS: dict[tuple[Any, ...], int] = {}
 
 
 class SimGame(Game):
     """The engine's :class:`Game` with its parser memoised across games (the parser is pure and the
     simulated players are always named ``p1``..``pN``, so the same command text reads the same way)."""
 
+    _roster_key: int | None = None
+
     def parse(self, text: str, seat: int | None, channel: str = "pm",
               verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
-        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self.roster,
-               self.setup.thread_marks)
+        if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
+            self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
+        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self._roster_key)
         hit = _PARSED.get(key)
         if hit is None:
             if len(_PARSED) > 100_000:
                 _PARSED.clear()
+                _ROSTERS.clear()
+                self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
+                key = (*key[:-1], self._roster_key)
             hit = _PARSED[key] = super().parse(text, seat, channel, verbs)
         return hit
 
@@ -153,7 +160,10 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                 if g.finished or g.phase.id != phase_id:
                     raise SimulationError(f"{ruleset}: {v.name}'s {text!r} ended phase {phase_id} before its deadline")
                 used |= _GROUP.get(action.key, {action.key})
-                options = [o for o in legal_actions(g, v.seat) if o.key not in used]
+                if any(o.key not in used for o in options):  # else nothing is left for him this phase
+                    options = [o for o in legal_actions(g, v.seat) if o.key not in used]
+                else:
+                    options = []
         entries.append({k: x for k, x in entry.items() if x})
         deliver(g.apply(Deadline(phase_id)))
     summary = g.ruleset.summary() if ruleset == "sunlight" else {}
