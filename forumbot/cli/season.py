@@ -39,11 +39,11 @@ def _load(path: Path) -> SeasonConfig:
         raise typer.Exit(2) from None
 
 
-def _bot(config: SeasonConfig, forum=None):
+def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False):
     from forumbot.runtime.bot import Bot
 
     try:
-        return Bot(config, forum)
+        return Bot(config, forum, accept_new_rules=accept_new_rules)
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -138,6 +138,9 @@ def check(
 def run(
     config: Path = typer.Argument(..., help="the season file"),
     log_level: str = typer.Option("INFO", help="DEBUG shows more (including private details); INFO is safe to share"),
+    accept_new_rules: bool = typer.Option(
+        False, "--accept-new-rules",
+        help="resume a running season judged by another version of the parser or rules with this one's (recorded)"),
 ) -> None:
     """Run the season until the game is over and every post and private message is delivered."""
     from forumbot.runtime.runner import run_bot
@@ -151,7 +154,7 @@ def run(
     except SettingsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    run_bot(_bot(c, f))
+    run_bot(_bot(c, f, accept_new_rules))
 
 
 @app.command("status")

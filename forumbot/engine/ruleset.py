@@ -36,7 +36,7 @@ class Ruleset:
     Class attributes: ``id`` (the ruleset id used in configs), ``Params`` (a :class:`Params` model),
     ``roles`` (role id -> faction id), ``default_role`` (what a player not named in a fixed draw gets),
     ``min_players``, ``phase_kinds`` (every kind of phase it opens: what a season's schedule may give
-    a length).
+    a length), ``rules_version``.
     """
 
     id: ClassVar[str]
@@ -46,6 +46,10 @@ class Ruleset:
     min_players: ClassVar[int] = 3
     #: every phase kind the ruleset opens besides the prologue (a season's schedule may name them)
     phase_kinds: ClassVar[tuple[str, ...]] = ()
+    #: the version of this ruleset's behaviour, recorded in each season: bumped by hand when a change (here or in
+    #: the engine code it uses) can make the same inputs decide differently; a season judged by another version
+    #: is not resumed silently (docs/runtime.md § Versions)
+    rules_version: ClassVar[str] = "1"
 
     def __init__(self, game: Game, params: _Params) -> None:
         self.game = game

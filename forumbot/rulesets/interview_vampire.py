@@ -69,6 +69,7 @@ class InterviewVampire(Ruleset):
     """The interview_vampire ruleset (see the module docstring)."""
 
     id = "interview_vampire"
+    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = InterviewVampireParams
     roles: ClassVar[dict[str, str]] = {HUMAN: HUMAN, VAMPIRE: VAMPIRE, CRIMINAL: CRIMINAL}
     default_role = HUMAN

@@ -100,6 +100,7 @@ class Sunlight(Ruleset):
     """The sunlight ruleset (see the module docstring)."""
 
     id = "sunlight"
+    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = SunlightParams
     roles: ClassVar[dict[str, str]] = {KILLER: KILLER, GOOD: GOOD}
     default_role = GOOD

@@ -28,7 +28,7 @@ from forumbot.render import Renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
-from forumbot.runtime.season_edits import as_started, check_after_replacements
+from forumbot.runtime.season_edits import as_started, check_after_replacements, check_versions, judging_versions
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.timing import Timing
 from forumbot.runtime.votecount import VoteCounts
@@ -58,10 +58,12 @@ def _interval(row: InboundRow) -> Interval:
 
 class Bot:
     """One season. ``forum``: a logged-in-on-demand adapter; ``clock``: UTC now and ``sleep(seconds)``
-    (tests inject both)."""
+    (tests inject both). ``accept_new_rules``: resume a running season judged by other versions of the parser or
+    the ruleset with this forumbot's (recorded in the season); without it that raises
+    :class:`~forumbot.runtime.season_edits.VersionsChanged` (a :class:`ConfigError`)."""
 
     def __init__(self, config: SeasonConfig, forum: Forum, clock: Callable[[], datetime] = utcnow, engine: Any = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, accept_new_rules: bool = False) -> None:
         self.config = config
         self.forum = forum
         self.clock = clock
@@ -79,7 +81,15 @@ class Bot:
         season = self.store.season()
         stored = json.loads(season.setup_json)
         if stored != fingerprint_:
-            if self.store.inputs():
+            if inputs := len(self.store.inputs()):
+                accepted = check_versions(config, stored, fingerprint_["versions"], accept_new_rules, inputs,
+                                          clock().isoformat())
+                if accepted is not None:
+                    log.warning("season %r: now judged by parser %s, rules %s (accepted by the organiser; was %s)",
+                                config.name, fingerprint_["versions"]["parser"], fingerprint_["versions"]["rules"],
+                                stored.get("versions"))
+                    self.store.set_setup(accepted)
+                    stored = accepted
                 self.config = as_started(config, stored, fingerprint_)  # the game replays as it started
             else:
                 self.store.set_setup(fingerprint_)  # not started yet: the file may still change
@@ -94,7 +104,7 @@ class Bot:
     def _setup_fingerprint(self) -> dict[str, Any]:
         c = self.config
         return {"ruleset": c.ruleset, "players": c.players, "params": c.params, "roles": c.roles,
-                "organisers": c.organisers, "aliases": c.aliases}
+                "organisers": c.organisers, "aliases": c.aliases, "versions": judging_versions(c.ruleset)}
 
     # --- the game, rebuilt from stored inputs ------------------------------------------------------
     def _rebuild(self) -> None:

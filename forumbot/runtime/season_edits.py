@@ -6,6 +6,10 @@ in place of OLD in ``players`` (and in ``roles`` / ``aliases`` keys): such a fil
 season and is accepted; the game is still built from the stored setup and replays the replacement.
 Any other difference is refused, naming the field and the difference, with the way back; a running
 season is never abandoned.
+
+The setup also records the versions that judged the season (the command parser's and the ruleset's,
+:func:`judging_versions`): a forumbot whose versions differ refuses to re-read the season's stored messages
+(:func:`check_versions`) unless the organiser explicitly accepts the new versions, which is recorded.
 """
 
 from __future__ import annotations
@@ -17,13 +21,62 @@ from forumbot.config import ConfigError, SeasonConfig
 
 #: fields a ``replace`` renames; every other field of the setup must stay as the season started
 RENAMED = ("players", "roles", "aliases")
+#: fields of the setup about the code that judges the season, checked by :func:`check_versions`
+VERSION_FIELDS = ("versions", "versions_accepted")
+#: the versions of a season stored before versions were recorded (the first of each)
+FIRST_VERSIONS = {"parser": "1", "rules": "1"}
+
+
+class VersionsChanged(ConfigError):
+    """A running season was judged by another version of the parser or of its ruleset than this forumbot's."""
+
+
+def judging_versions(ruleset_id: str) -> dict[str, str]:
+    """``{"parser": ..., "rules": ...}``: the versions of the command parser and of ruleset ``ruleset_id``
+    (:data:`forumbot.language.parse.PARSER_VERSION`, :attr:`forumbot.engine.ruleset.Ruleset.rules_version`).
+    Raises KeyError for an unknown ruleset."""
+    from forumbot.engine.ruleset import get_ruleset
+    from forumbot.language.parse import PARSER_VERSION
+
+    return {"parser": PARSER_VERSION, "rules": get_ruleset(ruleset_id).rules_version}
+
+
+def check_versions(config: SeasonConfig, stored: dict[str, Any], current: dict[str, str], accept: bool,
+                   inputs: int, at: str) -> dict[str, Any] | None:
+    """Whether a running season (``stored``: its setup; ``inputs``: how many inputs it has judged) may be
+    resumed by code of the ``current`` versions.
+
+    Returns None when the versions are the season's; the setup to store when they differ and ``accept`` is
+    true (the new versions, and the change appended to ``versions_accepted`` with ``at``, an ISO time).
+    Raises :class:`VersionsChanged` when they differ and ``accept`` is false: re-reading the stored messages
+    with another parser or rules might decide them differently from what the players were told.
+    """
+    before = dict(stored.get("versions") or FIRST_VERSIONS)
+    if before == current:
+        return None
+    changed = [f"the command parser {before.get('parser')} → {current['parser']}"
+               if before.get("parser") != current["parser"] else "",
+               f"the {config.ruleset} rules {before.get('rules')} → {current['rules']}"
+               if before.get("rules") != current["rules"] else ""]
+    what = " and ".join(c for c in changed if c)
+    if not accept:
+        raise VersionsChanged(
+            f"season {config.name!r} was judged by other versions than this forumbot's ({what}); re-reading its "
+            f"{inputs} stored inputs with the new versions could decide them differently from what the players "
+            "were told, so the season does not resume. Either finish the season with the forumbot release that "
+            f"started it (versions: parser {before.get('parser')}, rules {before.get('rules')}), or, having "
+            "checked that the changes cannot alter this season's past decisions, run it once with "
+            "`forumbot run FILE --accept-new-rules`: the new versions are then recorded in the season.")
+    accepted = [*stored.get("versions_accepted", []), {"from": before, "to": current, "at": at}]
+    return {**stored, "versions": current, "versions_accepted": accepted}
 
 
 def as_started(config: SeasonConfig, stored: dict[str, Any], current: dict[str, Any]) -> SeasonConfig:
     """``config`` with the players, draw and aliases the season started with (``stored``), for replaying
     its game. Raises :class:`ConfigError` when a field a running season cannot change differs
     (ruleset, parameters, organisers), naming it and the difference."""
-    fixed = [k for k in sorted(set(stored) | set(current)) if k not in RENAMED and stored.get(k) != current.get(k)]
+    fixed = [k for k in sorted(set(stored) | set(current))
+             if k not in RENAMED + VERSION_FIELDS and stored.get(k) != current.get(k)]
     if fixed:
         problems = [f"{k}: {_difference(stored.get(k), current.get(k))}" for k in fixed]
         raise ConfigError(

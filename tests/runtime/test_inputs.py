@@ -221,7 +221,7 @@ def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, m
     s.bot.cycle()
     assert [m.body for m in s.forum.pms_to("B") if "帖子里的指令不算数" in m.body]
     monkeypatch.setattr(season_cli, "_load", lambda path: s.config)
-    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None: s.restart())
+    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None, accept_new_rules=False: s.restart())
     monkeypatch.setattr(season_cli, "_no_database", lambda config: False)
     out = CliRunner().invoke(app, ["status", "season.toml"]).output
     assert "commands posted in the thread" in out and "B: vote (poll round 1)" in out, out

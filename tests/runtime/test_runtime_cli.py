@@ -44,7 +44,7 @@ def test_status_and_organiser_commands(tmp_path, monkeypatch):
     # The command line stamps an organiser command with its own clock: the season's test clock here, as
     # on a machine where both run (a wall-clock stamp would lie after T0 and wait for a later read).
     import forumbot.cli.season as season_cli
-    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None: Bot(config, forum, clock))
+    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None, accept_new_rules=False: Bot(config, forum, clock, accept_new_rules=accept_new_rules))
     bot.cycle()
     clock.advance(62)
     bot.cycle()
