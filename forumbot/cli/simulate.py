@@ -117,8 +117,8 @@ def _print(console: Console, ruleset: str, players: int, games: int, policy: str
                   f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
     console.print("deaths per game: " + (", ".join(f"{k} {v:.2f}" for k, v in s.deaths.items()) or "none"))
     notes = []
-    if "win_index" in s.extra:
-        notes.append(f"mean win index {s.extra['win_index']:.3f}")
+    if s.extra:
+        notes.append("means per game: " + ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in s.extra.items()))
     if s.unfinished:
         notes.append(f"{s.unfinished} games stopped unfinished")
     if s.rejected:

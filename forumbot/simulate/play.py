@@ -77,7 +77,8 @@ class GameResult:
     ``winners``: the same as a tuple. ``phases``: phases played after the prologue; ``rounds``: the
     round number at the end; ``deaths``: reason -> players out for it; ``rejected``: commands the
     ruleset refused (``refused``: by "verb:reason"); ``actions``: commands sent; ``finished``: False when stopped at
-    :data:`MAX_PHASES`; ``extra``: ruleset figures (sunlight's ``win_index``); ``transcript``: the
+    :data:`MAX_PHASES`; ``extra``: ruleset figures (sunlight's ``win_index``; interview_vampire's ``nights``,
+    ``criminals`` made, ``conversions``, ``criminals_won``); ``transcript``: the
     game as a replay transcript (with ``record=True``)."""
 
     seed: int
@@ -127,7 +128,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
             if isinstance(o, Reply):
                 v = by_name.get(o.to)
                 if v is not None:
-                    v.inbox.append(o)
+                    v.receive(o)
             else:
                 posts.append(o)
         for e in step.events:
@@ -166,7 +167,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                     options = []
         entries.append({k: x for k, x in entry.items() if x})
         deliver(g.apply(Deadline(phase_id)))
-    summary = g.ruleset.summary() if ruleset == "sunlight" else {}
+    extra = _EXTRAS[ruleset](g) if ruleset in _EXTRAS else {}
     transcript = None
     if record:
         transcript = {"ruleset": ruleset, "params": dict(params), "seed": seed, "players": list(names),
@@ -176,9 +177,23 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
         winners=winners_of(g.winner), phases=len(g.phases) - 1, rounds=g.phase.round,
         deaths=dict(Counter(p.out_reason for p in g.players if not p.alive and p.out_reason)),
         rejected=counts["rejected"], actions=counts["actions"], finished=g.finished,
-        refused=dict(refused), extra={"win_index": summary["win_index"]} if "win_index" in summary else {}, roles=dict(roles),
+        refused=dict(refused), extra=extra, roles=dict(roles),
         transcript=transcript,
     )
+
+
+def _interview_vampire_extra(g: Game) -> dict[str, Any]:
+    iv: Any = g.ruleset
+    return {"nights": len(iv.nights), "criminals": len(iv.ever_criminals),
+            "conversions": sum(len(v) for v in iv.converted.values()),
+            "criminals_won": sum(1 for p in g.players if p.role == "criminal" and iv.won(p.seat))}
+
+
+#: ruleset id -> figures of a finished game beyond winner, length and deaths (GameResult.extra)
+_EXTRAS: dict[str, Any] = {
+    "sunlight": lambda g: {"win_index": g.ruleset.summary()["win_index"]},
+    "interview_vampire": _interview_vampire_extra,
+}
 
 
 def _hunch(g: Game, seat: int, factions: dict[str, str]):

@@ -23,10 +23,12 @@ their own fall back to :func:`generic_heuristic`).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
+from forumbot.engine.ruleset import get_ruleset
 from forumbot.simulate.actions import Action, Option
 from forumbot.simulate.view import View
 
@@ -62,27 +64,91 @@ def teammates(view: View) -> set[int]:
     return _named(view, (view.last(f"{view.ruleset}/role") or {}).get("teammates"))
 
 
+@functools.cache
+def _roles(ruleset: str) -> dict[str, str]:
+    return get_ruleset(ruleset).roles
+
+
+def _faction_of_check(ruleset: str, data: dict[str, Any]) -> str | None:
+    """The camp a check result (a private message) shows, in the ruleset's faction ids, or None."""
+    roles = _roles(ruleset)
+    if "is_killer" in data:  # killer_club: killer or not (a helper shows "not", as the rulebook has it)
+        return "killer" if data["is_killer"] else "police"
+    shown = data.get("role") or data.get("seen")  # vampire_village: the role; human_kill: the camp
+    if shown is None:
+        return None
+    return roles.get(str(shown), str(shown))
+
+
+#: ruleset id -> the template keys of the private check results its roles receive
+CHECK_RESULTS = {"killer_club": ("killer_club/check_result",), "vampire_village": ("vampire_village/seer_result",),
+                 "human_kill": ("human_kill/check_result",)}
+
+
+def known_camps(view: View) -> dict[int, str]:
+    """Seat -> camp for every player whose camp the viewer has learnt from a check result sent to him
+    (a police team's results go to every policeman) and for his teammates."""
+    cached = view.memory.get("known_camps")
+    if cached is not None and cached[0] == len(view.inbox):
+        return cached[1]
+    roles = _roles(view.ruleset)
+    known: dict[int, str] = {}
+    own = roles.get(view.role or "", view.role or "")
+    for seat in teammates(view):
+        known[seat] = own
+    for key in CHECK_RESULTS.get(view.ruleset, ()):
+        for data in view.received(key):
+            camp = _faction_of_check(view.ruleset, data)
+            for seat in _named(view, [data.get("target", "")]):
+                if camp is not None:
+                    known[seat] = camp
+    view.memory["known_camps"] = (len(view.inbox), known)
+    return known
+
+
 def generic_heuristic(view: View, options: list[Option], rng: random.Random, skill: float) -> Action | None:
-    """Each role uses what it knows, and no more: a night/role action never names a teammate; a vote
-    goes to the table talk's :meth:`View.hunch` when it names someone votable, else to a random
-    non-teammate; abstaining, withdrawing and self-harm are never chosen while anything else is."""
+    """Each role uses what it knows, and no more (:func:`known_camps`: teammates and check results):
+
+    - a vote goes to a living player known to be of a hostile camp, else to the table talk's
+      :meth:`View.hunch` when votable, else to a random player not known to be a friend;
+    - a check names a player whose camp he does not know yet; a kill, poison or shot names a known
+      enemy when he knows one, else a random player not known to be a friend; a save or guard names
+      himself or a known friend, else anyone;
+    - abstaining, withdrawing and self-harm are never chosen while anything else is.
+    """
     if not options:
         return None
-    mates = teammates(view)
+    roles = _roles(view.ruleset)
+    own = roles.get(view.role or "", view.role or "")
+    known = known_camps(view)
+    friends = {t for t, c in known.items() if c == own} | {view.seat}
+    enemies = [t for t, c in known.items() if c != own and t in view.alive]
     active = [o for o in options if o.key not in ("abstain", "withdraw", "selfkill", "cancel_weather")] or options
-    o = active[0] if any(x.key.startswith("vote") for x in active[:1]) else rng.choice(active)
+    votes = [o for o in active if o.key in ("vote", "vote_thread", "exorcise")]
+    o = votes[0] if votes else rng.choice(active)
     if o.most == 0:
         return o.sample(rng)
-    pool = [t for t in o.targets if t not in mates and t != view.seat] or list(o.targets)
-    if o.key in ("vote", "vote_thread", "exorcise"):
-        h = view.hunch(rng, skill)
-        if h is not None and h in pool:
-            return o.action((h,))
-    if o.key in ("save", "guard"):
-        pool = [t for t in o.targets if t == view.seat or t in mates] or list(o.targets)
     k = max(o.least, 1)
+    strangers = [t for t in o.targets if t not in friends]
+    if o.key in ("vote", "vote_thread", "exorcise", "kill", "poison", "shoot", "choose", "take"):
+        targets = [t for t in enemies if t in o.targets]
+        if targets and k == 1:
+            return o.action((rng.choice(targets),))
+        if o.key in ("vote", "vote_thread", "exorcise"):
+            h = view.hunch(rng, skill)
+            if h is not None and h in o.targets and h not in friends:
+                return o.action((h,))
+        pool = strangers
+    elif o.key == "check":
+        pool = [t for t in o.targets if t not in known and t != view.seat]
+    elif o.key in ("save", "guard", "successor", "link"):
+        pool = [t for t in o.targets if t in friends] if o.key != "link" else list(o.targets)
+    else:
+        pool = strangers
     if len(pool) < k:
-        return o.sample(rng)
+        pool = list(o.targets)
+        if len(pool) < k:
+            return None
     return o.action(tuple(rng.sample(pool, k)))
 
 
@@ -98,8 +164,10 @@ def interview_vampire_heuristic(view: View, options: list[Option], rng: random.R
             for t in _named(view, [d["target"]])}
     alive = view.alive
     s = view.scratch
+    # a human bitten into a criminal is told so in his dawn report (no new role PM)
+    criminal = any(d.get("criminal") for d in view.received("interview_vampire/dawn_report"))
     if "vote_thread" in by:
-        if view.role == "human":
+        if view.role == "human" and not criminal:
             h = view.hunch(rng, skill)
             if h is not None:
                 return by["vote_thread"].action((h,))

@@ -136,7 +136,7 @@ class Summary:
     another), plus "none" (no camp won: a draw or the ruleset's safety net); ``phases``/``rounds``:
     mean and median game length; ``deaths``: reason -> mean players out for it per game;
     ``unfinished``: games stopped by the simulator's phase limit; ``rejected``: mean refused commands
-    per game (random play sends some); ``extra``: ruleset figures (sunlight: mean ``win_index``)."""
+    per game (random play sends some); ``extra``: the mean of each ruleset figure of :attr:`GameResult.extra` (sunlight's ``win_index``...)."""
 
     games: int
     camps: dict[str, Rate]
@@ -164,9 +164,9 @@ def summarise(ruleset: str, results: Sequence[GameResult]) -> Summary:
     phases = [r.phases for r in results]
     rounds = [r.rounds for r in results]
     extra: dict[str, float] = {}
-    indices = [r.extra["win_index"] for r in results if "win_index" in r.extra]
-    if indices:
-        extra["win_index"] = statistics.fmean(indices)
+    for key in dict.fromkeys(k for r in results for k in r.extra):
+        values = [r.extra[key] for r in results if key in r.extra]
+        extra[key] = statistics.fmean(values)
     return Summary(
         games=n, camps=camps,
         phases=(statistics.fmean(phases), statistics.median(phases)) if n else (0.0, 0.0),

@@ -41,26 +41,28 @@ class View:
     memory: dict[str, Any] = field(default_factory=dict)
     _hunch: Callable[[random.Random, float], int | None] | None = field(default=None, repr=False)
 
+    _by_key: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+
+    def receive(self, reply: Reply) -> None:
+        """The simulator delivers a private message to him."""
+        self.inbox.append(reply)
+        self._by_key.setdefault(reply.key, []).append(reply.data)
+
     @property
     def role(self) -> str | None:
         """His role as his latest role PM (``<ruleset>/role``) states it (a converted player gets a new
         one), else None."""
-        key = f"{self.ruleset}/role"
-        for r in reversed(self.inbox):
-            if r.key == key and "role" in r.data:
-                return str(r.data["role"])
-        return None
+        data = self.last(f"{self.ruleset}/role")
+        return str(data["role"]) if data is not None and "role" in data else None
 
     def last(self, key: str) -> dict[str, Any] | None:
         """The data of the latest private message with template ``key`` ("<ruleset>/<name>"), or None."""
-        for r in reversed(self.inbox):
-            if r.key == key:
-                return r.data
-        return None
+        got = self._by_key.get(key)
+        return got[-1] if got else None
 
     def received(self, key: str) -> list[dict[str, Any]]:
-        """The data of every private message with template ``key``, oldest first."""
-        return [r.data for r in self.inbox if r.key == key]
+        """The data of every private message with template ``key``, oldest first (do not modify)."""
+        return self._by_key.get(key, [])
 
     def hunch(self, rng: random.Random, skill: float) -> int | None:
         """The table-talk model: with probability ``skill`` a random living player whose camp is

@@ -426,14 +426,6 @@ def test_example_season_loads():
     assert config.ruleset == "interview_vampire" and len(g.living("vampire")) == 1 and len(g.players) == 13
 
 
-def test_simulator_is_seeded_and_reports_rates():
-    from forumbot.rulesets.interview_vampire_sim import simulate
-
-    a = simulate({}, games=6, seed=2)
-    assert a == simulate({}, games=6, seed=2)
-    assert abs(sum(a[k] for k in ("human", "vampire", "both", "criminal", "draw")) - 1) < 1e-9
-
-
 def test_both_camps_transcript():
     r = replay(load_transcript(FULL.parent / "interview_vampire_both_camps.yaml"))
     assert out_names(r) == ["Bob", "Hal", "Ann"]

@@ -130,3 +130,13 @@ def test_cli_bad_parameter_is_a_clear_message() -> None:
     res = CliRunner().invoke(app, ["simulate", "interview_vampire", "--players", "12", "--games", "2",
                                    "--param", "starve_nightz=2"], env={"COLUMNS": "200"})
     assert res.exit_code == 2 and "unknown parameter" in res.output and "Traceback" not in res.output
+
+
+def test_interview_vampire_table_is_seeded_and_reports_rates() -> None:
+    from forumbot.simulate.interview_vampire_table import simulate, table
+
+    a = simulate({}, games=6, seed=2)
+    assert a == simulate({}, games=6, seed=2)
+    assert abs(sum(a[k] for k in ("human", "vampire", "both", "criminal", "draw")) - 1) < 1e-9
+    assert a["nights"] > 0
+    assert table(games=2, seed=0, accuracy=0.2).count("\n") == 10  # a header, a rule and the nine choices
