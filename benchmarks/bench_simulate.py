@@ -1,0 +1,51 @@
+"""Simulator speed: games per second per core for each ruleset, and the speed-up with ``--jobs 2``.
+
+Goal (issue 12): at least 10,000 interview_vampire games a minute on one core with the random policy.
+
+Run:
+    .venv/bin/python benchmarks/bench_simulate.py [--games 600] [--policy random] [--jobs 2] [--only RULESET]
+
+Each ruleset plays ``--games`` games at its usual table size in one process (after a warm-up of 20 games
+that fills the parse memo and imports everything), then the same games with ``--jobs`` processes; it prints
+games/s for both, games a minute on one core, and the speed-up. Timings depend on the machine and on what
+else runs on it; the figures are for comparing, not asserting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from forumbot.simulate.run import Spec, run
+
+SIZES = {"interview_vampire": 12, "sunlight": 19, "killer_club": 10, "vampire_village": 13, "human_kill": 9}
+
+
+def rate(spec: Spec, games: int, jobs: int) -> float:
+    """Games per second for ``games`` games of ``spec`` on ``jobs`` processes."""
+    start = time.perf_counter()
+    run(spec, games, seed=1, jobs=jobs)
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--policy", default="random")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default=None, help="one ruleset")
+    args = ap.parse_args()
+    print(f"{'ruleset':<18} {'players':>7} {'games/s (1 core)':>17} {'games/min':>10} "
+          f"{f'games/s (jobs {args.jobs})':>18} {'speed-up':>9}")
+    for ruleset, n in SIZES.items():
+        if args.only and ruleset != args.only:
+            continue
+        spec = Spec(ruleset, n, policy=args.policy, skill=0.5)
+        run(spec, 20, seed=99)  # warm-up
+        one = rate(spec, args.games, 1)
+        many = rate(spec, args.games, args.jobs)
+        print(f"{ruleset:<18} {n:>7} {one:>17.0f} {one * 60:>10.0f} {many:>18.0f} {many / one:>8.2f}x")
+
+
+if __name__ == "__main__":
+    main()
