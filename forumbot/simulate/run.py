@@ -133,7 +133,7 @@ def wilson(wins: int, games: int, alpha: float = 0.05) -> Rate:
 @dataclass
 class Summary:
     """The figures of one run. ``camps``: camp -> :class:`Rate` of games that camp won (alone or with
-    another), plus "none" (no camp won: a draw or the ruleset's safety net); ``phases``/``rounds``:
+    another; the ruleset's factions, then any other winner such as vampire_village's "lovers"), plus "none" (no camp won: a draw or the ruleset's safety net); ``phases``/``rounds``:
     mean and median game length; ``deaths``: reason -> mean players out for it per game;
     ``unfinished``: games stopped by the simulator's phase limit; ``rejected``: mean refused commands
     per game (random play sends some); ``extra``: the mean of each ruleset figure of :attr:`GameResult.extra` (sunlight's ``win_index``...)."""
@@ -156,7 +156,9 @@ def camps_of(ruleset: str) -> list[str]:
 def summarise(ruleset: str, results: Sequence[GameResult]) -> Summary:
     """The :class:`Summary` of ``results``."""
     n = len(results)
-    camps = {c: wilson(sum(1 for r in results if c in r.winners), n) for c in camps_of(ruleset)}
+    # winners that are no role's faction (vampire_village's lovers) are camps too
+    names = list(dict.fromkeys([*camps_of(ruleset), *sorted({w for r in results for w in r.winners})]))
+    camps = {c: wilson(sum(1 for r in results if c in r.winners), n) for c in names}
     camps["none"] = wilson(sum(1 for r in results if not r.winners), n)
     deaths: Counter[str] = Counter()
     for r in results:

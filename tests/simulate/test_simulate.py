@@ -140,3 +140,29 @@ def test_interview_vampire_table_is_seeded_and_reports_rates() -> None:
     assert abs(sum(a[k] for k in ("human", "vampire", "both", "criminal", "draw")) - 1) < 1e-9
     assert a["nights"] > 0
     assert table(games=2, seed=0, accuracy=0.2).count("\n") == 10  # a header, a rule and the nine choices
+
+
+def test_a_winner_that_is_no_faction_is_a_camp() -> None:
+    results = run(Spec("vampire_village", 13), games=40, seed=5)
+    s = summarise("vampire_village", results)
+    lovers = sum(1 for r in results if r.winner == "lovers")
+    assert lovers > 0 and s.camps["lovers"].wins == lovers
+    assert sum(r.wins for r in s.camps.values()) == 40
+
+
+def test_a_view_holds_only_what_its_player_was_sent() -> None:
+    from forumbot.simulate import play as play_module
+
+    seen: list[tuple[str, list[str]]] = []
+    original = play_module.View.receive
+
+    def receive(view, reply):  # type: ignore[no-untyped-def]
+        seen.append((view.name, [reply.to]))
+        original(view, reply)
+
+    play_module.View.receive = receive  # type: ignore[method-assign]
+    try:
+        play_game("killer_club", 10, {}, 4, make_policy("heuristic", "killer_club", 0.5))
+    finally:
+        play_module.View.receive = original  # type: ignore[method-assign]
+    assert seen and all([name] == to for name, to in seen)
