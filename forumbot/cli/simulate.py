@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,9 @@ from rich.table import Table
 from forumbot.cli.root import app
 from forumbot.engine.game import SetupError
 from forumbot.engine.ruleset import ruleset_ids
+from forumbot.simulate.play import GameResult
 from forumbot.simulate.policies import POLICIES
-from forumbot.simulate.run import Spec, Summary, plot_sweep, run, summarise, sweep_points, write_csv
+from forumbot.simulate.run import Spec, Summary, plot_sweep, process_pool, run, summarise, sweep_points, write_csv
 
 
 def _value(text: str) -> Any:
@@ -77,27 +80,11 @@ def simulate_command(
     swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x != ""] for k, v in _pairs(sweep, "--sweep")}
     points = sweep_points(params, swept)
     keys = list(swept)
-    rows = []
+    rows: list[tuple[dict[str, Any], GameResult]] = []
     summaries: list[Summary] = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=console, transient=True) as progress:
-        for point in points:
-            label = _label(point, keys)
-            task = progress.add_task(f"{ruleset} {label}", total=games)
-            spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
-            def advance(n: int, task: TaskID = task) -> None:
-                progress.advance(task, n)
-
-            try:
-                results = run(spec, games, seed, jobs=jobs, scheduler=scheduler, advance=advance)
-            except SetupError as exc:
-                progress.stop()
-                console.print(f"[red]cannot simulate:[/red] {exc}")
-                raise typer.Exit(2) from None
-            s = summarise(ruleset, results)
-            summaries.append(s)
-            rows += [(point, r) for r in results]
-            _print(console, ruleset, players, games, policy, skill, seed, point, s)
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(process_pool(jobs)) if jobs > 1 and not scheduler else None
+        _play(console, ruleset, players, games, policy, skill, seed, jobs, scheduler, points, keys, rows, summaries, pool)
     if out is not None:
         write_csv(out / "games.csv", rows)
         written = [out / "games.csv"]
@@ -106,6 +93,32 @@ def simulate_command(
             plot_sweep(png, f"{ruleset}, {players} players, {policy} play", [_label(p, keys) for p in points], summaries)
             written.append(png)
         console.print("wrote " + ", ".join(str(p) for p in written))
+
+
+def _play(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int, jobs: int,
+          scheduler: str | None, points: list[dict[str, Any]], keys: list[str], rows: list[tuple[dict[str, Any], GameResult]],
+          summaries: list[Summary], pool: ProcessPoolExecutor | None) -> None:
+    """Play every sweep point with a progress bar, print its figures, collect its games in ``rows``."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True) as progress:
+        for point in points:
+            label = _label(point, keys)
+            task = progress.add_task(f"{ruleset} {label}", total=games)
+            spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
+
+            def advance(n: int, task: TaskID = task) -> None:
+                progress.advance(task, n)
+
+            try:
+                results = run(spec, games, seed, jobs=jobs, scheduler=scheduler, advance=advance, pool=pool)
+            except SetupError as exc:
+                progress.stop()
+                console.print(f"[red]cannot simulate:[/red] {exc}")
+                raise typer.Exit(2) from None
+            s = summarise(ruleset, results)
+            summaries.append(s)
+            rows += [(point, r) for r in results]
+            _print(console, ruleset, players, games, policy, skill, seed, point, s)
 
 
 def _print(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int,

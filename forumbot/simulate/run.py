@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -58,11 +59,20 @@ def _chunks(seeds: list[int], size: int) -> list[list[int]]:
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
 
+def process_pool(jobs: int) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` worker processes for :func:`run`, to share between runs (a sweep). Workers
+    come from a fork server that has imported the simulator: they do not inherit the parent's threads
+    (the progress bar's) as plain fork would, and start without re-importing everything."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["forumbot.simulate.run", "forumbot.rulesets", "forumbot.language.parse"])
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+
+
 def run(spec: Spec, games: int, seed: int = 0, *, jobs: int = 1, scheduler: str | None = None,
-        advance: Callable[[int], None] | None = None) -> list[GameResult]:
+        advance: Callable[[int], None] | None = None, pool: ProcessPoolExecutor | None = None) -> list[GameResult]:
     """Play ``games`` games of ``spec`` (seeds from ``seed``) and return them in game order.
 
-    ``jobs`` > 1: that many worker processes (:class:`concurrent.futures.ProcessPoolExecutor`);
+    ``jobs`` > 1: that many worker processes (:func:`process_pool`, or ``pool`` when given);
     ``scheduler``: the address of a Dask scheduler (``tcp://host:8786``, or a ``LocalCluster``'s) to run
     on instead. ``advance(n)`` is called as ``n`` more games finish (the progress bar). Raises
     :class:`~forumbot.engine.game.SetupError` for parameters the ruleset refuses (checked on the first
@@ -88,13 +98,18 @@ def run(spec: Spec, games: int, seed: int = 0, *, jobs: int = 1, scheduler: str 
                 done[futures[fut]] = fut.result()
                 if advance:
                     advance(len(done[futures[fut]]))
-    elif workers > 1 and chunks:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(play_seeds, spec, c): i for i, c in enumerate(chunks)}
+    elif (workers > 1 or pool is not None) and chunks:
+        own = pool is None
+        executor = process_pool(workers) if pool is None else pool
+        try:
+            pending = {executor.submit(play_seeds, spec, c): i for i, c in enumerate(chunks)}
             for fut in as_completed(pending):
                 done[pending[fut]] = fut.result()
                 if advance:
                     advance(len(done[pending[fut]]))
+        finally:
+            if own:
+                executor.shutdown()
     else:
         for i, c in enumerate(chunks):
             done[i] = play_seeds(spec, c)
