@@ -158,9 +158,19 @@ def run(
 
 
 @app.command("status")
-def status(config: Path = typer.Argument(..., help="the season file")) -> None:
-    """The phase, the deadline, who has and has not acted (for the organiser's eyes), the outbox."""
-    c = _load(config)
+def status(
+    config: Path = typer.Argument(..., help="the season file, or a directory of season files (forumbot serve)"),
+    database: str = typer.Option(None, envvar="FORUMBOT_DATABASE",
+                                 help="with a directory: the database `forumbot serve --database` uses"),
+) -> None:
+    """The phase, the deadline, who has and has not acted (for the organiser's eyes), the outbox. For a
+    directory: one line per season (and the worker judging it)."""
+    if config.is_dir():
+        from forumbot.cli.serve import status_all
+
+        status_all(config, database)
+        return
+    c = _with_database(_load(config), database)
     if _no_database(c):
         typer.echo(f"season {c.name!r}: not started (no database yet)")
         return
@@ -205,12 +215,14 @@ def status(config: Path = typer.Argument(..., help="the season file")) -> None:
 def organiser(
     config: Path = typer.Argument(..., help="the season file"),
     command: list[str] = typer.Argument(..., help='e.g. penalty 张三 lurking | replace 张三 新账号 | extend 2h | pause | resume | end'),
+    database: str = typer.Option(None, envvar="FORUMBOT_DATABASE",
+                                 help="the database `forumbot serve --database` judges the season in"),
 ) -> None:
     """Give an organiser command; the running bot applies it in order and logs it in the game's events."""
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
 
-    c = _load(config)
+    c = _with_database(_load(config), database)
     if _no_database(c):
         typer.echo(f"error: season {c.name!r} has not started: run it first (`forumbot run {config}`)", err=True)
         raise typer.Exit(2)
@@ -246,6 +258,11 @@ def _explain(parsed, game) -> str:
     if parsed.code == "missing_target":
         return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
     return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+
+
+def _with_database(c: SeasonConfig, database: str | None) -> SeasonConfig:
+    """``c`` in the database ``forumbot serve --database`` keeps every season in, when given."""
+    return c.model_copy(update={"database": database}) if database else c
 
 
 def _no_database(c: SeasonConfig) -> bool:

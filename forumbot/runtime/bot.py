@@ -70,6 +70,12 @@ class Bot:
         self.sleep = sleep
         self._poll_failures = 0
         self._poll_held_until: datetime | None = None
+        #: the write pacing shared with other seasons of the same account (``forumbot serve``), else None
+        self.pace: Any = None
+        #: seconds each deadline was applied after it fell (drained by ``forumbot serve``'s metrics)
+        self.deadline_lags: list[float] = []
+        self.polls = 0  # complete reads of the forum since start
+        self.last_cycle_seconds: float | None = None  # set by the runner
         self.db = engine if engine is not None else make_engine(config.database_url)
         upgrade(self.db)
         self.renderer = Renderer(config.locale, config.effective_markup, config.template_dir,
@@ -310,6 +316,7 @@ class Bot:
             self._store_read(source, items, (start, self.clock()), complete=seen_all)
         self._poll_failures, self._poll_held_until = 0, None
         self.store.set_cursor("polled_at", began.isoformat())
+        self.polls += 1
         return True
 
     @property
@@ -487,6 +494,7 @@ class Bot:
         step = self._step("deadline", dl, phase_id=phase.id, opened_at=opened, seq=seq)
         rows = self._outbox_rows(step, seq)
         self._commit(InputRow(season_id=self.store.season_id, seq=seq, kind="deadline", at=dl, phase_id=phase.id, opened_at=opened), rows)
+        self.deadline_lags.append((now - dl).total_seconds())
         if opened is not None:
             log.warning("deadline of phase %d handled %s late (outage): the next phase opens now", phase.id, now - dl)
         after = self.game.phase

@@ -67,6 +67,7 @@ class Delivery:
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
         self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
         self._done_this_run = 0
+        self.failed_writes = 0  # writes refused or unanswered since start (for metrics)
 
     @property
     def store(self):
@@ -119,12 +120,19 @@ class Delivery:
                 if found is not None:
                     self._sent(row, found)
                     continue
+            if row.kind == "pm" and self._pms_held():
+                blocked.add(dest)  # the account's conversations-a-day limit, reached by another season
+                continue
             if not self._pace(until):
                 return
-            self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1,
-                                     last_attempt_at=self.bot.clock())
             try:
-                result = self._timed(self._send, row)
+                self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1,
+                                         last_attempt_at=self.bot.clock())
+            except BaseException:
+                self._paced(wrote=False)
+                raise
+            try:
+                result = self._timed(self._send_paced, row)
             except NoSuchUser as exc:
                 self._settle(row, exc)
                 continue
@@ -146,6 +154,7 @@ class Delivery:
                 self._failed(row, exc)
                 continue
             except ForumError as exc:
+                self.failed_writes += 1
                 log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
                             "the forum in %.0f s", row.id, type(exc).__name__, self.horizon().total_seconds())
                 log.debug("outbox row %d: %s", row.id, exc)
@@ -158,14 +167,44 @@ class Delivery:
 
     def _pace(self, until: datetime | None) -> bool:
         """Wait for the forum's write spacing if that and a write end before ``until``; False: stop for
-        this cycle (the next read comes first)."""
+        this cycle (the next read comes first). Under ``forumbot serve`` the spacing is shared by the
+        seasons writing with the same account on the same forum (``bot.pace``, :mod:`forumbot.serve.pacing`):
+        its slot is taken here and given back by :meth:`_paced` after the write."""
         ask = getattr(self.forum, "write_wait_seconds", None)
         wait = float(ask()) if ask else 0.0
+        pace = getattr(self.bot, "pace", None)
+        if pace is not None:
+            timeout = None if until is None else (until - self.bot.clock()).total_seconds()
+            if (timeout is not None and timeout <= 0) or not pace.acquire(timeout):
+                return False
+            wait = max(wait, pace.wait_seconds())
         if not self._in_time(until, wait):
+            self._paced(wrote=False)
             return False
         if wait > 0:
             self.bot.sleep(wait)
         return True
+
+    def _paced(self, wrote: bool) -> None:
+        pace = getattr(self.bot, "pace", None)
+        if pace is not None:
+            pace.release(wrote)
+
+    def _pms_held(self) -> bool:
+        pace = getattr(self.bot, "pace", None)
+        return pace is not None and pace.pms_held()
+
+    def _send_paced(self, row: OutboxRow) -> int | SentMessage:
+        try:
+            return self._send(row)
+        except SendFailed as exc:
+            wait = getattr(exc, "retry_after_seconds", None)
+            pace = getattr(self.bot, "pace", None)
+            if wait and row.kind == "pm" and pace is not None:
+                pace.hold_pms(float(wait))  # a quota of the account: every season's private messages wait
+            raise
+        finally:
+            self._paced(wrote=True)
 
     def _in_time(self, until: datetime | None, wait: float = 0.0) -> bool:
         """Can a forum operation (after ``wait`` seconds) end before ``until``, judging by recent ones?
@@ -248,6 +287,7 @@ class Delivery:
         log.log(logging.DEBUG if row.kind == "pm" else logging.INFO, "sent %s (forum id %d)", what, ref)
 
     def _failed(self, row: OutboxRow, exc: Exception) -> None:
+        self.failed_writes += 1
         attempts = row.attempts + 1
         wait = getattr(exc, "retry_after_seconds", None)
         limit = MAX_QUOTA_ATTEMPTS if wait else MAX_ATTEMPTS

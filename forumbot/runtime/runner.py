@@ -15,6 +15,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from forumbot.runtime.bot import Bot
+from forumbot.runtime.logcontext import SEASON
 from forumbot.runtime.schedule import parse_duration
 
 log = logging.getLogger("forumbot")
@@ -40,6 +41,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
     def job() -> None:
         if stopping.is_set():
             return
+        SEASON.set(bot.config.name)
         began = datetime.now(UTC)
         try:
             bot.cycle()
@@ -50,6 +52,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
                 bot._rebuild()
             except Exception as again:  # pragma: no cover - database gone
                 log.error("rebuild failed: %s", again)
+        bot.last_cycle_seconds = (datetime.now(UTC) - began).total_seconds()
         if on_cycle:
             on_cycle(bot)
         if stop_when_done and bot.done():

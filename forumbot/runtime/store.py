@@ -2,7 +2,9 @@
 
 Tables: ``season`` (one row a season), ``inbound`` (every private message and thread post read, stored
 before it is acted on), ``game_input`` (the ordered inputs the game is a function of), ``outbox`` (every
-post and private message to send, with an idempotency key) and ``cursor`` (polling positions). An input
+post and private message to send, with an idempotency key) and ``cursor`` (polling positions); for
+``forumbot serve`` with several workers: ``season_lease``, ``serve_worker`` and ``forum_pacing``
+(:mod:`forumbot.serve`). An input
 and the outbox rows it produced are written in one transaction, so a crash leaves either both or
 neither. The schema is created and upgraded by Alembic (:mod:`forumbot.migrations`).
 """
@@ -13,7 +15,7 @@ import json
 import logging
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,37 @@ class CursorRow(SQLModel, table=True):
     value: str = Field(sa_type=Text)
 
 
+class SeasonLeaseRow(SQLModel, table=True):
+    """Which ``forumbot serve`` worker judges season ``season`` (its name) until ``expires_at`` (database
+    time). ``epoch`` grows at each change of worker: a write under an older epoch is refused."""
+
+    __tablename__ = "season_lease"
+    season: str = Field(primary_key=True)
+    worker: str
+    epoch: int = Field(default=0, sa_type=BigInteger)
+    expires_at: datetime = Field(sa_type=DateTime(timezone=True))
+    archived: bool = False  # the season is over and delivered: no worker takes it again
+
+
+class ServeWorkerRow(SQLModel, table=True):
+    """A ``forumbot serve`` worker alive until ``expires_at`` (its heartbeat), for sharing the seasons."""
+
+    __tablename__ = "serve_worker"
+    worker: str = Field(primary_key=True)
+    expires_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+class ForumPacingRow(SQLModel, table=True):
+    """The write pacing of one judge account on one forum (``forum``: "base URL|username"), shared by the
+    seasons and workers that write with it: the next write may start at ``next_write_at``; private
+    messages wait until ``pm_hold_until`` (the forum's conversations-a-day limit was reached)."""
+
+    __tablename__ = "forum_pacing"
+    forum: str = Field(primary_key=True)
+    next_write_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    pm_hold_until: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+
+
 def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine for ``url``; SQLite files get WAL and a busy timeout so the CLI can
     write organiser commands while the bot runs."""
@@ -130,7 +163,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=30)
 
 
 def private_sqlite_file(url: str) -> None:
@@ -177,6 +210,14 @@ class Store:
     def __init__(self, engine: Engine, season_id: int) -> None:
         self.engine = engine
         self.season_id = season_id
+        #: called with the session before every commit of a write (``forumbot serve``: the worker's lease
+        #: on the season is checked in the same transaction, and a lost lease raises there)
+        self.guard: Callable[[Session], None] | None = None
+
+    def _commit(self, s: Session) -> None:
+        if self.guard is not None:
+            self.guard(s)
+        s.commit()
 
     # --- season ---------------------------------------------------------------------------------------
     @staticmethod
@@ -211,7 +252,7 @@ class Store:
             assert row is not None
             row.setup_json = json.dumps(setup, ensure_ascii=False, sort_keys=True)
             s.add(row)
-            s.commit()
+            self._commit(s)
 
     def set_thread(self, thread_id: int) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
@@ -219,7 +260,7 @@ class Store:
             assert row is not None
             row.thread_id = thread_id
             s.add(row)
-            s.commit()
+            self._commit(s)
 
     # --- inbound --------------------------------------------------------------------------------------
     def store_inbound(self, rows: Iterable[InboundRow], cursors: dict[str, Any]) -> int:
@@ -240,7 +281,7 @@ class Store:
                     new += 1
             for name, value in cursors.items():
                 self._put_cursor(s, name, value)
-            s.commit()
+            self._commit(s)
         return new
 
     def next_cli_id(self) -> int:
@@ -313,7 +354,7 @@ class Store:
                 s.add(o)
             for name, value in (cursors or {}).items():
                 self._put_cursor(s, name, value)
-            s.commit()
+            self._commit(s)
 
     # --- outbox ---------------------------------------------------------------------------------------
     def queue(self, rows: list[OutboxRow], cursors: dict[str, Any] | None = None) -> None:
@@ -325,7 +366,7 @@ class Store:
                     s.add(o)
             for name, value in (cursors or {}).items():
                 self._put_cursor(s, name, value)
-            s.commit()
+            self._commit(s)
 
     def outbox(self, statuses: tuple[str, ...] | None = None) -> list[OutboxRow]:
         """Outbox rows in delivery order (optionally only those with one of ``statuses``)."""
@@ -335,13 +376,22 @@ class Store:
                 q = q.where(col(OutboxRow.status).in_(statuses))
             return list(s.exec(q.order_by(col(OutboxRow.id))).all())
 
+    def outbox_counts(self) -> dict[str, int]:
+        """How many outbox rows have each status."""
+        from sqlalchemy import func
+
+        with Session(self.engine) as s:
+            rows = s.exec(select(OutboxRow.status, func.count()).where(OutboxRow.season_id == self.season_id)
+                          .group_by(col(OutboxRow.status))).all()
+            return {status: int(n) for status, n in rows}
+
     def update_outbox(self, row_id: int, **values: Any) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(OutboxRow, row_id)
             for k, v in values.items():
                 setattr(row, k, v)
             s.add(row)
-            s.commit()
+            self._commit(s)
 
     def set_body_and_cursor(self, row_id: int, body: str, name: str, value: Any) -> None:
         """Store the text an outbox row is about to be sent with, and a cursor, in one transaction."""
@@ -351,7 +401,7 @@ class Store:
             row.body = body
             s.add(row)
             self._put_cursor(s, name, value)
-            s.commit()
+            self._commit(s)
 
     # --- cursors --------------------------------------------------------------------------------------
     def cursor(self, name: str, default: Any = None) -> Any:
@@ -362,7 +412,7 @@ class Store:
     def set_cursor(self, name: str, value: Any) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
             self._put_cursor(s, name, value)
-            s.commit()
+            self._commit(s)
 
     def _put_cursor(self, s: Session, name: str, value: Any) -> None:
         row = s.get(CursorRow, (self.season_id, name))

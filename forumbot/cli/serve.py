@@ -1,0 +1,140 @@
+"""``forumbot serve``: every season of a directory from one service (see docs/runtime.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+import typer
+
+from forumbot.cli.root import app
+from forumbot.config import ConfigError, SeasonConfig, load_config
+from forumbot.runtime.logcontext import JsonFormatter, SeasonFilter
+from forumbot.runtime.schedule import format_local, parse_duration
+
+
+def setup_serve_logging(level: str, fmt: str) -> None:
+    """One line a record on stderr with the season's name: ``text`` or ``json`` (one object a line)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(SeasonFilter())
+    if fmt == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s [%(season)s] %(message)s", "%Y-%m-%d %H:%M:%S"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(getattr(logging, level.upper(), logging.INFO))
+    for noisy in ("httpx", "httpcore", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
+
+
+@app.command("serve")
+def serve(
+    seasons_dir: Path = typer.Argument(..., help="the directory of season files (*.toml)"),
+    database: str = typer.Option(None, envvar="FORUMBOT_DATABASE",
+                                 help="one SQLAlchemy URL for every season (PostgreSQL: several workers share the "
+                                      "seasons); default: each season's own database"),
+    worker: str = typer.Option(None, help="this worker's name among the workers of one database (default host:pid)"),
+    lease: str = typer.Option("60s", help="how long a dead worker's seasons wait before another takes them"),
+    scan: str = typer.Option("10s", help="how often the directory is read again for new season files"),
+    metrics_port: int = typer.Option(None, help="serve /healthz and /metrics on this port (Prometheus)"),
+    metrics_host: str = typer.Option("127.0.0.1", help="the address of /healthz and /metrics"),
+    log_level: str = typer.Option("INFO", help="DEBUG shows more (including private details); INFO is safe to share"),
+    log_format: str = typer.Option("text", help="text, or json: one JSON object a line"),
+) -> None:
+    """Judge every season in SEASONS_DIR: start those due, pick up new files, archive those over to done/."""
+    from forumbot.serve.service import ServeError, ServeOptions, Service, default_worker_id
+
+    setup_serve_logging(log_level, log_format)
+    if not seasons_dir.is_dir():
+        typer.echo(f"error: {seasons_dir} is not a directory of season files", err=True)
+        raise typer.Exit(2)
+    try:
+        options = ServeOptions(seasons_dir, database=database, worker=worker or default_worker_id(),
+                               lease_seconds=parse_duration(lease).total_seconds(),
+                               scan_seconds=parse_duration(scan).total_seconds(), metrics_port=metrics_port,
+                               metrics_host=metrics_host)
+        service = Service(options)
+    except (ValueError, ServeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except Exception as exc:  # the database cannot be reached
+        typer.echo(f"error: the database cannot be opened: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(1) from None
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: service.stop())
+    logging.getLogger("forumbot").info("serving %s as worker %s%s", seasons_dir, options.worker,
+                                       f" on {database.split('@')[-1]}" if database else "")
+    try:
+        runner = threading.Thread(target=service.run, name="forumbot-serve")
+        runner.start()
+        while runner.is_alive():
+            runner.join(timeout=0.5)
+    except ServeError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def status_all(seasons_dir: Path, database: str | None) -> None:
+    """``forumbot status SEASONS_DIR``: one line per season of the directory (and ``done/``): its phase,
+    deadline, outbox and (on a shared database) the worker judging it."""
+    from forumbot.runtime.bot import Bot
+    from forumbot.runtime.store import Store, make_engine
+    from forumbot.serve.service import DONE
+
+    database = database or os.environ.get("FORUMBOT_DATABASE")
+    engine = make_engine(database) if database else None
+    holders: dict[str, tuple[str, bool, bool]] = {}
+    if engine is not None and engine.dialect.name == "postgresql":
+        from forumbot.serve.lease import Leases
+
+        with contextlib.suppress(Exception):
+            holders = Leases(engine, "status").holders()
+    files = sorted(seasons_dir.glob("*.toml")) + sorted((seasons_dir / DONE).glob("*.toml"))
+    if not files:
+        typer.echo(f"{seasons_dir}: no season files")
+        return
+    for path in files:
+        try:
+            c: SeasonConfig = load_config(path)
+        except ConfigError as exc:
+            typer.echo(f"{path.name}: not a season file: {str(exc).splitlines()[0]}")
+            continue
+        db = engine
+        if db is None:
+            url = c.database_url
+            if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+                typer.echo(f"{c.name}: not started ({path.name})")
+                continue
+            db = make_engine(url)
+        if Store.find_season(db, c.name) is None:
+            typer.echo(f"{c.name}: not started ({path.name})")
+            continue
+        bot = Bot(c, _NoForum(), engine=db)  # type: ignore[arg-type]
+        g = bot.game
+        if not bot.started:
+            state = "not started"
+        elif g.finished:
+            state = f"over, winner {g.winner}"
+        else:
+            state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "")
+        dl = bot.deadline()
+        counts = bot.store.outbox_counts()
+        outbox = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "note") or "empty"
+        holder = holders.get(c.name)
+        who = ""
+        if holder is not None:
+            who = " · archived" if holder[2] else (f" · worker {holder[0]}" if holder[1] else " · no worker (lease expired)")
+        where = f"{DONE}/{path.name}" if path.parent.name == DONE else path.name
+        typer.echo(f"{c.name}: {state}" + (f", deadline {format_local(dl, c.tz, 'en')}" if dl else "")
+                   + f" · outbox: {outbox}{who} ({where})")
+
+
+class _NoForum:
+    """``status`` reads the database only."""

@@ -1,0 +1,85 @@
+"""``forumbot serve`` on SQLite in one process: a directory of seasons, a file appearing while it runs,
+a season over archived to done/, a restart going on where it stopped, a second process refused."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serve_helpers import Forums, soon, wait_for, write_season
+
+from forumbot.config import load_config
+from forumbot.forums.memory import MemoryForum
+from forumbot.runtime.bot import Bot
+from forumbot.serve.service import ServeError, ServeOptions, Service
+
+
+def serve(folder: Path, forums: Forums, **options) -> tuple[Service, threading.Thread]:
+    service = Service(ServeOptions(folder, scan_seconds=0.2, forum_factory=forums, **options))
+    runner = threading.Thread(target=service.run, daemon=True)
+    runner.start()
+    return service, runner
+
+
+def stop(service: Service, runner: threading.Thread) -> None:
+    service.stop()
+    runner.join(timeout=60)
+    assert not runner.is_alive()
+
+
+def judge_texts(forums: Forums, url: str) -> list[str]:
+    """The judge's posts, then a separator, then its private messages, each in order."""
+    f = forums.by_url[url]
+    return [p.text for posts in f.threads.values() for p in posts if p.author == f.username]
+
+
+def test_a_directory_of_seasons_new_files_picked_up_and_finished_ones_archived(tmp_path):
+    forums = Forums()
+    write_season(tmp_path, "alpha", soon(), base_url="http://alpha.test")
+    (tmp_path / "notes.toml").write_text("this is not a season\n", encoding="utf-8")
+    service, runner = serve(tmp_path, forums, metrics_port=0)
+    try:
+        wait_for(lambda: "http://alpha.test" in forums.by_url and forums.by_url["http://alpha.test"].threads,
+                 what="alpha's thread")
+        # a file that appears while serving is picked up
+        write_season(tmp_path, "beta", soon(), base_url="http://beta.test")
+        wait_for(lambda: "http://beta.test" in forums.by_url and forums.by_url["http://beta.test"].threads,
+                 what="beta's thread")
+        # alpha's organiser ends it: over, delivered, archived with its database
+        alpha = forums.by_url["http://alpha.test"]
+        alpha.player_pm("Org", "end")
+        wait_for(lambda: (tmp_path / "done" / "alpha.toml").exists(), what="alpha archived")
+        assert not (tmp_path / "alpha.toml").exists()
+        assert (tmp_path / "done" / "alpha.db").exists() and not (tmp_path / "alpha.db").exists()
+        archived = Bot(load_config(tmp_path / "done" / "alpha.toml"), MemoryForum())  # its database moved with it
+        assert archived.game.finished and archived.done()
+        # health and metrics, with the season's labels
+        port = service.health_server.port
+        health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz").read())
+        assert health["ok"] and health["seasons"] == {"beta": "running"} and health["archived"] == ["alpha"]
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+        assert 'forumbot_polls_total{forum="http://beta.test",season="beta"}' in metrics
+        assert 'forumbot_outbox_rows{forum="http://beta.test",season="beta",status="sent"}' in metrics
+        # a second process on the same directory is refused (one SQLite service per directory)
+        with pytest.raises(ServeError, match="already serves"):
+            Service(ServeOptions(tmp_path, forum_factory=forums)).run()
+    finally:
+        stop(service, runner)
+    assert (tmp_path / "beta.toml").exists()  # not over: stays
+    beta = forums.by_url["http://beta.test"]
+    before = judge_texts(forums, "http://beta.test")
+    # served again: beta goes on where it stopped (no post or private message sent twice)
+    service, runner = serve(tmp_path, forums)
+    try:
+        beta.player_pm("Org", "end")
+        wait_for(lambda: (tmp_path / "done" / "beta.toml").exists(), what="beta archived")
+    finally:
+        stop(service, runner)
+    after = judge_texts(forums, "http://beta.test")
+    assert after[:len(before)] == before and len(after) > len(before)  # posts went on, none twice
+    assert len(beta.threads) == 1
+    sent = [(m.recipient, m.body) for m in beta.sent]
+    assert len(sent) == len(set(sent)), "a private message was sent twice"
