@@ -6,7 +6,8 @@ Run:
     .venv/bin/python benchmarks/bench_simulate.py [--games 600] [--policy random] [--jobs 2] [--only RULESET]
 
 Each ruleset plays ``--games`` games at its usual table size in one process (after a warm-up of 20 games
-that fills the parse memo and imports everything), then the same games with ``--jobs`` processes; it prints
+that fills the parse memo and imports everything), then the same games on ``--jobs`` worker processes already
+started and warmed (what a long sweep sees); it prints
 games/s for both, games a minute on one core, and the speed-up. Timings depend on the machine and on what
 else runs on it; the figures are for comparing, not asserting.
 """
@@ -15,16 +16,17 @@ from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-from forumbot.simulate.run import Spec, run
+from forumbot.simulate.run import Spec, process_pool, run
 
 SIZES = {"interview_vampire": 12, "sunlight": 19, "killer_club": 10, "vampire_village": 13, "human_kill": 9}
 
 
-def rate(spec: Spec, games: int, jobs: int) -> float:
-    """Games per second for ``games`` games of ``spec`` on ``jobs`` processes."""
+def rate(spec: Spec, games: int, jobs: int, pool: ProcessPoolExecutor | None = None) -> float:
+    """Games per second for ``games`` games of ``spec`` on ``jobs`` processes (``pool``: already started)."""
     start = time.perf_counter()
-    run(spec, games, seed=1, jobs=jobs)
+    run(spec, games, seed=1, jobs=jobs, pool=pool)
     return games / (time.perf_counter() - start)
 
 
@@ -43,7 +45,9 @@ def main() -> None:
         spec = Spec(ruleset, n, policy=args.policy, skill=0.5)
         run(spec, 20, seed=99)  # warm-up
         one = rate(spec, args.games, 1)
-        many = rate(spec, args.games, args.jobs)
+        with process_pool(args.jobs) as pool:
+            run(spec, 20 * args.jobs, seed=98, pool=pool)  # starts and warms the workers
+            many = rate(spec, args.games, args.jobs, pool)
         print(f"{ruleset:<18} {n:>7} {one:>17.0f} {one * 60:>10.0f} {many:>18.0f} {many / one:>8.2f}x")
 
 

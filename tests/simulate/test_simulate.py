@@ -166,3 +166,30 @@ def test_a_view_holds_only_what_its_player_was_sent() -> None:
     finally:
         play_module.View.receive = original  # type: ignore[method-assign]
     assert seen and all([name] == to for name, to in seen)
+
+
+@pytest.mark.parametrize("ruleset", sorted(SIZES))
+def test_whoever_the_ruleset_waits_for_has_legal_actions(ruleset: str) -> None:
+    """``pending()`` (whom the judge reminds) and the help entries the legal actions come from agree:
+    nobody is waited for who could not act, phase by phase of simulated games."""
+    from forumbot.engine.types import Deadline, Message
+
+    for seed in range(3):
+        sim = play_game(ruleset, SIZES[ruleset], {}, seed, make_policy("random", ruleset), record=True)
+        assert sim.transcript is not None
+        g = Game(Setup(ruleset, tuple(sim.transcript["players"]), seed=seed))
+        g.start()
+        for entry in sim.transcript["phases"]:
+            assert entry["phase"] == g.phase.kind
+            for seat in g.ruleset.pending():
+                if g.phase.kind == "yukari":
+                    # human_kill's pending() names Yukari in her window even with both powers spent or
+                    # nobody exorcised to save (she may only pass): a reminder, not a legal action
+                    continue
+                assert legal_actions(g, seat), (seed, g.phase, seat, g.player(seat).role)
+            for name, text in entry.get("messages", []):
+                g.apply(Message(name, text, "pm"))
+            for name, text in entry.get("posts", []):
+                g.apply(Message(name, text, "thread"))
+            g.apply(Deadline(g.phase.id))
+        assert g.finished and g.winner is not None
