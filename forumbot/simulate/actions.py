@@ -229,8 +229,15 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
     return out
 
 
+def _sunlight(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
+    # a ballot names up to as many players as the vote has point values (ranked: first gets the most)
+    points = len(getattr(game.ruleset.params, "points", (1,)))
+    return [replace(o, most=points) if o.key == "vote" else o for o in options]
+
+
 #: ruleset id -> adapter(game, seat, generic options, help data) -> options
 ADAPTERS: dict[str, Adapter] = {
+    "sunlight": _sunlight,
     "interview_vampire": _interview_vampire, "killer_club": _killer_club, "vampire_village": _vampire_village,
     "human_kill": _human_kill,
 }

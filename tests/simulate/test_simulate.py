@@ -193,3 +193,29 @@ def test_whoever_the_ruleset_waits_for_has_legal_actions(ruleset: str) -> None:
                 g.apply(Message(name, text, "thread"))
             g.apply(Deadline(g.phase.id))
         assert g.finished and g.winner is not None
+
+
+def test_cli_on_a_dask_cluster_prints_the_same_figures() -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    args = ["simulate", "sunlight", "--players", "19", "--games", "6", "--policy", "heuristic", "--seed", "4"]
+    local = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None) as cluster:
+        remote = CliRunner().invoke(app, [*args, "--scheduler", cluster.scheduler_address], env={"COLUMNS": "200"})
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    assert local.output == remote.output and "win index" in local.output
+
+
+def test_sunlight_ballots_use_every_place() -> None:
+    from forumbot.simulate.policies import sunlight_heuristic
+    from forumbot.simulate.view import View
+
+    g = Game(Setup("sunlight", tuple(f"p{i}" for i in range(1, 20)), seed=2))
+    g.start()
+    from forumbot.engine.types import Deadline
+
+    while g.phase.kind != "vote":
+        g.apply(Deadline(g.phase.id))
+    options = legal_actions(g, 1)
+    assert [o.key for o in options] == ["vote"] and options[0].most == len(g.ruleset.params.points)
+    action = sunlight_heuristic(View(1, "p1", "sunlight", alive=tuple(g.alive())), options, random.Random(0), 0.0)
+    assert action is not None and len(action.targets) == options[0].most and 1 not in action.targets
