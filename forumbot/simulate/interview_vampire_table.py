@@ -1,6 +1,8 @@
 """The table of ``docs/interview_vampire.md`` (夜访吸血鬼's open parameters: 2 or 3 hungry nights, 4 day
-executions, the 1/4 share), played by the simulator with the ``heuristic`` policy of interview_vampire
-(the former ``interview_vampire_sim`` model; the humans' day-vote *accuracy* is the policy's skill).
+executions, the 1/4 share), played by the simulator with the former ``interview_vampire_sim`` model
+(:func:`~forumbot.simulate.policies.interview_vampire_heuristic`; the humans' day-vote *accuracy* is its
+skill), kept so that the table stays as documented; the ``heuristic`` policy of interview_vampire is the
+refined play of :mod:`forumbot.simulate.heuristics.interview_vampire`.
 
 Game ``i`` of a row has seed ``S × 1,000,003 + i`` and 12 or 13 players alternately, as before. Run it
 with ``python -m forumbot.simulate.interview_vampire_table [--games N] [--seed S] [--accuracy A ...]``.
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from forumbot.simulate.play import play_game
-from forumbot.simulate.policies import make_policy
+from forumbot.simulate.policies import HeuristicPolicy, interview_vampire_heuristic
 from forumbot.simulate.run import game_seed
 
 
@@ -26,7 +28,8 @@ def simulate(params: dict[str, Any], games: int = 500, seed: int = 0, players: I
     counts: Counter[str] = Counter()
     sums: Counter[str] = Counter()
     sizes = list(players)
-    policy = make_policy("heuristic", "interview_vampire", accuracy)
+    policy = HeuristicPolicy("interview_vampire", accuracy)
+    policy.play = interview_vampire_heuristic  # the table's model, not the ruleset's refined heuristic
     for i in range(games):
         r = play_game("interview_vampire", sizes[i % len(sizes)], params, game_seed(seed, i), policy)
         counts["both" if len(r.winners) > 1 else r.winners[0] if r.winners else "draw"] += 1

@@ -240,3 +240,6 @@ def make_policy(name: str, ruleset: str, skill: float = 0.5) -> Policy:
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
     return factory(ruleset, skill)
+
+# the per-ruleset heuristics register themselves in HEURISTICS (imported last: they use this module)
+import forumbot.simulate.heuristics  # noqa: E402,F401
