@@ -94,9 +94,9 @@ def heuristic(view: View, options: list[Option], rng: random.Random, skill: floa
             _, given = _points(view)
             rng.shuffle(pool)
             ranked = sorted(pool, key=lambda t: -given.get(t, Counter())[view.seat])
-            return o.action(tuple(ranked[:2]))
+            return o.action(tuple(ranked[:max(o.most, 1)]))
         h = view.hunch(rng, skill)
         if h is not None and h in pool:
             return o.action((h,))
-        return o.action(tuple(rng.sample(pool, min(2, len(pool)))))
+        return o.action(tuple(rng.sample(pool, min(max(o.most, 1), len(pool)))))
     return None
