@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.forums.settings import ForumSettings
-from forumbot.runtime.schedule import parse_duration
+from forumbot.language.numbers import parse_duration
 from forumbot.tomlfile import TomlFileError, read_toml_file
 
 DEFAULT_MARKUP = {"flaskbb": "markdown", "discourse": "markdown", "nodebb": "markdown", "discuz": "bbcode", "phpbb": "bbcode"}

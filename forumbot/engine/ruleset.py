@@ -1,7 +1,7 @@
 """The interface every ruleset implements, and the registry of rulesets.
 
 A ruleset is one module in :mod:`forumbot.rulesets` holding one :class:`Ruleset` subclass decorated
-with :func:`register`. The :class:`~forumbot.engine.game.Game` owns the players, phases, seeded
+with :func:`register` (importing :mod:`forumbot` registers them all; the engine does not import its rulesets). The :class:`~forumbot.engine.game.Game` owns the players, phases, seeded
 randomness and the generic handling of messages (who may speak, parsing, organiser commands); the
 ruleset owns everything its rulebook says.
 """
@@ -180,9 +180,8 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 
 def get_ruleset(ruleset_id: str) -> type[Ruleset]:
-    """The ruleset class for ``ruleset_id``; raises KeyError naming the ones that exist."""
-    import forumbot.rulesets  # noqa: F401  (registers the built-in rulesets)
-
+    """The ruleset class for ``ruleset_id``; raises KeyError naming the ones that exist. The built-in rulesets
+    register themselves when :mod:`forumbot` is imported."""
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
@@ -191,6 +190,4 @@ def get_ruleset(ruleset_id: str) -> type[Ruleset]:
 
 def ruleset_ids() -> list[str]:
     """Ids of every registered ruleset."""
-    import forumbot.rulesets  # noqa: F401
-
     return sorted(_REGISTRY)

@@ -1,8 +1,10 @@
-"""Numbers in commands: Chinese numerals, clue numbers and durations (canonical text)."""
+"""Numbers in commands: Chinese numerals, clue numbers and durations (canonical text); the one duration
+parser, which also reads the durations of season files (:func:`parse_duration`)."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 _DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
            "八": 8, "九": 9}
@@ -61,6 +63,30 @@ def duration_at(s: str, pos: int) -> tuple[int | None, int]:
     """A duration at ``pos`` in seconds: ``30分钟``, ``2小时``, ``30m``, ``2h``, ``1h30m``,
     ``1小时30分``, ``半小时``, ``1.5h``. Returns (seconds, end) or (None, pos) when no duration with a
     unit is there (a bare number has no unit and is not read: 30 seconds and 30 hours differ)."""
+    total, end = _duration_at(s, pos)
+    return (round(total), end) if end != pos and total > 0 else (None, pos)
+
+
+def parse_duration(text: str | int | float) -> timedelta:
+    """A season file's duration: ``"24h"``, ``"1d12h"``, ``"30m"``, ``"90s"``, ``"1h30m"``, ``"30分钟"`` (any
+    duration a command may give, :func:`duration_at`, making up the whole text) or a number of seconds.
+
+    Raises ValueError naming the text for anything else (or for a zero or negative duration).
+    """
+    if isinstance(text, (int, float)):
+        seconds = float(text)
+    else:
+        folded = text.strip().lower()
+        seconds, end = _duration_at(folded, 0)
+        if not folded or end != len(folded):
+            raise ValueError(f"{text!r} is not a duration; write e.g. 24h, 1d12h, 30m, 90s")
+    if seconds <= 0:
+        raise ValueError(f"{text!r}: a duration must be positive")
+    return timedelta(seconds=seconds)
+
+
+def _duration_at(s: str, pos: int) -> tuple[float, int]:
+    """(seconds, end) of the duration at ``pos``; end == pos when there is none."""
     total = 0.0
     end = pos
     while True:
@@ -78,6 +104,4 @@ def duration_at(s: str, pos: int) -> tuple[int | None, int]:
         if h and unit == 3600 and not _PART.match(s, end):
             total += 1800
             end = h.end()
-    if end == pos or total <= 0:
-        return None, pos
-    return round(total), end
+    return (total, end) if end != pos else (0.0, pos)

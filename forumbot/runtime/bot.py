@@ -23,11 +23,12 @@ from forumbot.engine.game import Game
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.forums.base import Forum
 from forumbot.forums.errors import ForumError, failure_cause
+from forumbot.language.numbers import parse_duration
 from forumbot.migrations import upgrade
 from forumbot.render import Renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
-from forumbot.runtime.schedule import format_local, parse_duration, phase_deadline
+from forumbot.runtime.schedule import format_local, phase_deadline
 from forumbot.runtime.season_edits import as_started, check_after_replacements, check_versions, judging_versions
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.timing import Timing

@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.blocking import BlockingScheduler
 
+from forumbot.language.numbers import parse_duration
 from forumbot.runtime.bot import Bot
 from forumbot.runtime.logcontext import SEASON
-from forumbot.runtime.schedule import parse_duration
 
 log = logging.getLogger("forumbot")
 

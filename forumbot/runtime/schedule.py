@@ -1,31 +1,10 @@
-"""When phases end: durations, daily deadlines in the season's time zone (daylight saving included),
+"""When phases end: daily deadlines in the season's time zone (daylight saving included),
 reminders. Pure functions of the schedule and the times the runtime recorded; no clock is read here."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
-
-_DURATION = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*d)?\s*(?:(\d+(?:\.\d+)?)\s*h)?\s*(?:(\d+(?:\.\d+)?)\s*m(?:in)?)?\s*(?:(\d+(?:\.\d+)?)\s*s)?\s*$")
-
-
-def parse_duration(text: str | int | float) -> timedelta:
-    """``"24h"``, ``"1d12h"``, ``"30m"``, ``"5s"``, ``"1h30m"`` or a number of seconds -> timedelta.
-
-    Raises ValueError naming the text for anything else (or for a zero or negative duration).
-    """
-    if isinstance(text, (int, float)):
-        seconds = float(text)
-    else:
-        m = _DURATION.match(text)
-        if not m or not any(m.groups()):
-            raise ValueError(f"{text!r} is not a duration; write e.g. 24h, 1d12h, 30m, 90s")
-        d, h, mi, s = (float(x) if x else 0.0 for x in m.groups())
-        seconds = d * 86400 + h * 3600 + mi * 60 + s
-    if seconds <= 0:
-        raise ValueError(f"{text!r}: a duration must be positive")
-    return timedelta(seconds=seconds)
 
 
 def next_daily(after: datetime, at: time, tz: ZoneInfo) -> datetime:

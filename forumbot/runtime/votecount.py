@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.votecount import vote_count
-from forumbot.runtime.schedule import parse_duration
+from forumbot.language.numbers import parse_duration
 from forumbot.runtime.store import OutboxRow
 
 if TYPE_CHECKING:

@@ -11,12 +11,13 @@ from typer.testing import CliRunner
 
 from forumbot.cli import app
 from forumbot.config import ConfigError, load_config
-from forumbot.runtime.schedule import parse_duration, phase_deadline
+from forumbot.language.numbers import parse_duration
+from forumbot.runtime.schedule import phase_deadline
 
 EXAMPLE = Path(__file__).parent.parent.parent / "forumbot" / "config_examples" / "sunlight.example.toml"
 
 
-@pytest.mark.parametrize("text,seconds", [("24h", 86400), ("1d12h", 129600), ("30m", 1800), ("90s", 90), ("1h30m", 5400), (5, 5)])
+@pytest.mark.parametrize("text,seconds", [("24h", 86400), ("1d12h", 129600), ("30m", 1800), ("90s", 90), ("1h30m", 5400), (5, 5), ("三十分钟", 1800), ("1.5h", 5400), ("2 hours", 7200)])
 def test_durations(text, seconds):
     assert parse_duration(text) == timedelta(seconds=seconds)
 
