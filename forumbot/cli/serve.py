@@ -14,8 +14,9 @@ import typer
 
 from forumbot.cli.root import app
 from forumbot.config import ConfigError, SeasonConfig, load_config
+from forumbot.language.numbers import parse_duration
 from forumbot.runtime.logcontext import JsonFormatter, SeasonFilter
-from forumbot.runtime.schedule import format_local, parse_duration
+from forumbot.runtime.schedule import format_local
 
 
 def setup_serve_logging(level: str, fmt: str) -> None:
