@@ -3,7 +3,7 @@
 Templates live in ``forumbot/templates/<locale>/<key>.j2`` (shipped in the package) (locale: zh-Hans, zh-Hant, en); a file
 ``<key>.<markup>.j2`` (markup: bbcode, markdown) takes precedence over ``<key>.j2`` for that markup. A
 season may name an override folder with the same layout, searched first. Markup is written through
-filters (``|b``, ``|i``, ``|table``, ``|ul``...), so one template serves both markups; every value
+filters (``|b``, ``|ul``, ``|table``, ``|names``...), so one template serves both markups; every value
 printed with ``{{ }}`` is escaped for the markup unless a markup filter already made it safe, so a
 player's name can never inject markup into a post.
 
@@ -86,10 +86,6 @@ def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
         e = escape(v, markup)
         return Safe(f"**{e}**" if md else f"[b]{e}[/b]")
 
-    def i(v: Any) -> Safe:
-        e = escape(v, markup)
-        return Safe(f"*{e}*" if md else f"[i]{e}[/i]")
-
     def ul(items: Iterable[Any]) -> Safe:
         items = [escape(x, markup) for x in items]
         if md:
@@ -118,10 +114,6 @@ def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
         out.append("[/table]")
         return Safe("\n".join(out))
 
-    def quote(v: Any) -> Safe:
-        e = escape(v, markup)
-        return Safe("\n".join("> " + line for line in e.split("\n")) if md else f"[quote]{e}[/quote]")
-
     def names(v: Iterable[Any], sep: str = ", ") -> Safe:
         return Safe(sep.join(escape(x, markup) for x in v))
 
@@ -135,17 +127,10 @@ def _filters(markup: str, tables: bool = True) -> dict[str, Any]:
         """Trusted text from the season config (e.g. a rules summary the organiser wrote)."""
         return Safe(str(v))
 
-    def hms(seconds: Any) -> str:
-        s = int(seconds)
-        h, rest = divmod(s, 3600)
-        m, sec = divmod(rest, 60)
-        return (f"{h}h" if h else "") + (f"{m}m" if m else "") + (f"{sec}s" if sec or not (h or m) else "")
-
     def extract(key: Any, container: Any) -> Any:
         return container[key]
 
-    return {"extract": extract, "b": b, "i": i, "ul": ul, "table": table, "quote": quote, "names": names, "pts": pts,
-            "pct": pct, "raw": raw, "hms": hms}
+    return {"extract": extract, "b": b, "ul": ul, "table": table, "names": names, "pts": pts, "pct": pct, "raw": raw}
 
 
 class Renderer:

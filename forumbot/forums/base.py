@@ -109,7 +109,12 @@ class SentMessage:
 
 @runtime_checkable
 class Forum(Protocol):
-    """A forum as the judge's account sees it. All ids are ``int``; all times are UTC; errors as above."""
+    """A forum as the judge's account sees it. All ids are ``int``; all times are UTC; errors as above.
+
+    Only what the bot uses: locking a thread is not part of it (the bot never locks; a thread a moderator locked
+    shows as :class:`NotAllowed` on :meth:`reply`). The FlaskBB, Discuz!, phpBB and NodeBB adapters keep a
+    ``lock_thread`` / ``unlock_thread`` of their own, with which their tests reproduce a locked thread.
+    """
 
     @property
     def request_count(self) -> int:
@@ -156,14 +161,6 @@ class Forum(Protocol):
 
     def edit_post(self, post_id: int, body: str) -> None:
         """Replaces the text of one of the judge's own posts. Raises :class:`NotFound` or :class:`NotAllowed`."""
-        ...
-
-    def lock_thread(self, thread_id: int) -> None:
-        """Locks the thread against replies. Raises :class:`NotAllowed` without moderator rights."""
-        ...
-
-    def unlock_thread(self, thread_id: int) -> None:
-        """Unlocks the thread. Raises :class:`NotAllowed` without moderator rights."""
         ...
 
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:

@@ -172,12 +172,6 @@ class MemoryForum:
                     return
         raise NotFound(f"post {post_id} does not exist")
 
-    def lock_thread(self, thread_id: int) -> None:
-        self._req()
-
-    def unlock_thread(self, thread_id: int) -> None:
-        self._req()
-
     def create_thread(self, forum_id: int, subject: str, body: str) -> int:
         self._req()
 
