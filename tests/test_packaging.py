@@ -48,3 +48,20 @@ def test_resources_are_inside_the_package():
     assert (package_dir("report/assets") / "echarts.min.js").is_file()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert {"templates/**/*", "config_examples/*.toml", "report/assets/*"} <= set(data["forumbot"])
+
+
+def test_the_wheel_ships_every_resource(tmp_path):
+    """The built wheel holds every template, example season file and report asset of the checkout (the
+    installed program reads them from the package: scripts/check-wheel runs it in a fresh venv)."""
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--disable-pip-version-check",
+                    "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    [wheel] = tmp_path.glob("forumbot-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    wanted = {p.relative_to(ROOT).as_posix() for folder in ("templates", "config_examples", "report/assets")
+              for p in (ROOT / "forumbot" / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert len(wanted) > 300 and not wanted - shipped, sorted(wanted - shipped)[:10]
+    assert not any(name.startswith(("templates/", "config/")) for name in shipped)
