@@ -19,7 +19,18 @@ from forumbot.engine.game import SetupError
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.simulate.play import GameResult
 from forumbot.simulate.policies import POLICIES
-from forumbot.simulate.run import Spec, Summary, plot_sweep, process_pool, run, summarise, sweep_points, write_csv
+from forumbot.simulate.run import (
+    Spec,
+    Summary,
+    game_seed,
+    plot_sweep,
+    process_pool,
+    run,
+    summarise,
+    sweep_points,
+    transcript,
+    write_csv,
+)
 
 
 def _value(text: str) -> Any:
@@ -68,6 +79,7 @@ def simulate_command(
     jobs: int = typer.Option(1, min=1, help="worker processes (the figures do not depend on it)"),
     out: Path = typer.Option(None, "--out", help="write games.csv (every game) and sweep PNG plots into this folder"),
     scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
+    transcripts: int = typer.Option(0, min=0, help="with --out: also write the first N games of each point as replay transcripts (YAML)"),
 ) -> None:
     """Play GAMES complete games of RULESET through the bot's engine and print, per camp, the win rate with
     its 95% Wilson interval, the game length and the deaths by cause (docs/simulate.md)."""
@@ -88,11 +100,20 @@ def simulate_command(
     if out is not None:
         write_csv(out / "games.csv", rows)
         written = [out / "games.csv"]
+        for k, point in enumerate(points):
+            spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
+            for i in range(min(transcripts, games)):
+                path = out / "transcripts" / f"point{k + 1}-game{i + 1}.yaml"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(yaml.safe_dump(transcript(spec, game_seed(seed, i)), allow_unicode=True, sort_keys=False),
+                                encoding="utf-8")
+                written.append(path)
         if keys:
             png = out / f"sweep_{'_'.join(keys)}.png"
             plot_sweep(png, f"{ruleset}, {players} players, {policy} play", [_label(p, keys) for p in points], summaries)
             written.append(png)
-        console.print("wrote " + ", ".join(str(p) for p in written))
+        shown = written if len(written) <= 4 else [*written[:3], f"... ({len(written) - 3} more)"]
+        console.print("wrote " + ", ".join(str(p) for p in shown))
 
 
 def _play(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int, jobs: int,

@@ -55,6 +55,14 @@ def play_seeds(spec: Spec, seeds: Sequence[int]) -> list[GameResult]:
     return [play_game(spec.ruleset, spec.players, spec.param_dict, s, policy) for s in seeds]
 
 
+def transcript(spec: Spec, seed: int) -> dict[str, Any]:
+    """The game of ``spec`` with ``seed`` as a replay transcript (``forumbot replay`` plays it to the same end)."""
+    result = play_game(spec.ruleset, spec.players, spec.param_dict, seed, make_policy(spec.policy, spec.ruleset, spec.skill),
+                       record=True)
+    assert result.transcript is not None
+    return result.transcript
+
+
 def _chunks(seeds: list[int], size: int) -> list[list[int]]:
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 

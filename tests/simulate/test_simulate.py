@@ -116,7 +116,7 @@ def test_unknown_policy() -> None:
 def test_cli_prints_rates_and_writes_csv_and_plot(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["simulate", "interview_vampire", "--players", "12", "--games", "8",
                                    "--sweep", "starve_nights=2,3", "--param", "human_executions=4",
-                                   "--seed", "1", "--out", str(tmp_path)], env={"COLUMNS": "200"})
+                                   "--seed", "1", "--out", str(tmp_path), "--transcripts", "1"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     assert "95% interval (Wilson)" in res.output and "human" in res.output
     assert "starve_nights=3" in res.output and "deaths per game" in res.output and "game length" in res.output
@@ -124,6 +124,11 @@ def test_cli_prints_rates_and_writes_csv_and_plot(tmp_path: Path) -> None:
     assert len(rows) == 16 and {r["seed"] for r in rows} == {str(game_seed(1, i)) for i in range(8)}
     assert all(r["winner"] for r in rows)
     assert (tmp_path / "sweep_starve_nights.png").read_bytes()[:4] == b"\x89PNG"
+    from forumbot.replay import load_transcript, replay
+
+    second_point = [r for r in rows if r["params"] == '{"human_executions": 4, "starve_nights": 3}']
+    g = replay(load_transcript(tmp_path / "transcripts" / "point2-game1.yaml")).game
+    assert "+".join(g.winner if isinstance(g.winner, list) else [g.winner]) == second_point[0]["winner"]
 
 
 def test_cli_bad_parameter_is_a_clear_message() -> None:
