@@ -217,6 +217,8 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
     kind = game.phase.kind
     out = []
     for o in options:
+        if hk.sealed:  # a banished Utsuho is alive but out of play (announced): nobody names her
+            o = replace(o, targets=tuple(t for t in o.targets if t not in hk.sealed))
         if o.key == "save" and kind == "yukari":
             o = _narrow(o, (hk.exorcised,) if hk.exorcised and (hk.exorcised != seat or hk.w("baiu")) else ())
         elif o.key == "disguise" and not hk.w("baiu"):

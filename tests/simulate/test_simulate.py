@@ -224,3 +224,15 @@ def test_sunlight_ballots_use_every_place() -> None:
     assert [o.key for o in options] == ["vote"] and options[0].most == len(g.ruleset.params.points)
     action = sunlight_heuristic(View(1, "p1", "sunlight", alive=tuple(g.alive())), options, random.Random(0), 0.0)
     assert action is not None and len(action.targets) == options[0].most and 1 not in action.targets
+
+
+#: the table sizes issue 12 asks figures for
+RANGES = {"killer_club": range(8, 17), "vampire_village": range(13, 19), "human_kill": range(6, 17),
+          "sunlight": (19,), "interview_vampire": (12, 13)}
+
+
+@pytest.mark.parametrize("ruleset", sorted(RANGES))
+def test_every_table_size_plays_without_refusals(ruleset: str) -> None:
+    for n in RANGES[ruleset]:
+        for r in run(Spec(ruleset, n, policy="heuristic"), games=2, seed=n):
+            assert r.finished and r.winners and r.rejected == 0, (n, r.seed, r.refused)
