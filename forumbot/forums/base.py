@@ -211,3 +211,23 @@ class Forum(Protocol):
     def close(self) -> None:
         """Closes the HTTP connections."""
         ...
+
+
+@runtime_checkable
+class ImageForum(Protocol):
+    """A forum that takes pictures with a post (Discuz!: attachments). The runtime uploads a picture,
+    stores the id the forum gave it, then writes the post naming it: two writes, so that a post retried
+    after a crash names the same upload (see :mod:`forumbot.runtime.delivery`). Adapters without the two
+    methods (FlaskBB, phpBB, NodeBB, the memory forum) post text only."""
+
+    def upload_image(self, thread_id: int, filename: str, data: bytes) -> int:
+        """Uploads ``data`` (PNG bytes) as a picture for a post in the thread; returns the forum's id of it
+        (> 0), which no post uses yet. Raises :class:`NotAllowed` (the account or board may not upload
+        pictures, the type is not allowed), :class:`SendFailed` (too large, refused for another reason),
+        :class:`RateLimited`, :class:`WriteUncertain`/:class:`ForumDown` (it may or may not be stored)."""
+        ...
+
+    def reply_with_images(self, thread_id: int, body: str, image_ids: list[int]) -> int:
+        """As :meth:`Forum.reply`, with the uploaded pictures ``image_ids`` shown in the post after the
+        text; returns the new post id. The post's text (:attr:`ThreadPost.text`) is ``body`` as read back."""
+        ...

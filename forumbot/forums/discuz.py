@@ -142,6 +142,7 @@ class DiscuzForum(DiscuzInbox):
         self._convs: dict[int, dict[str, Any]] = {}
         self._post_place: dict[int, tuple[int, int]] = {}  # pid -> (tid, fid)
         self._first_post: dict[int, tuple[int, str]] = {}  # tid -> (pid of its first post, thread subject)
+        self._thread_fid: dict[int, int] = {}  # tid -> the board (fid) it is in
         self._learned_min_post: int | None = None  # the site's minpostsize, read after a too-short refusal
         self.min_post_bytes = min_post_bytes
         self._sent_windows: dict[int, tuple[datetime, datetime]] = {}  # pmid -> (request, answer) of our sends
@@ -330,15 +331,15 @@ class DiscuzForum(DiscuzInbox):
         raise NotAllowed(f"the forum did not say whether the account {name!r} exists "
                          f"({answer.messageval or 'no member in the answer'})")
 
-    def _read(self, module: str, params: Mapping[str, Any]) -> api.Answer:
+    def _read(self, module: str, params: Mapping[str, Any], version: int = 4) -> api.Answer:
         """A logged-in GET; logs in again once when the answer shows a guest."""
         if self._uid <= 0:
             self.login()
-        answer = self._get(module, params)
+        answer = self._get(module, params, version=version)
         if answer.uid <= 0 or api.is_login_needed(answer):
             log.info("the Discuz! session of %s expired: logging in again", self.username)
             self.login()
-            answer = self._get(module, params)
+            answer = self._get(module, params, version=version)
             if answer.uid <= 0 or api.is_login_needed(answer):
                 raise AuthFailed(f"the forum at {self.base_url} shows {self.username!r} logged out right after logging in")
         return answer
@@ -432,6 +433,8 @@ class DiscuzForum(DiscuzInbox):
         if not isinstance(posts, list):
             raise LayoutChanged(self._url("viewthread", {"tid": tid, "page": page}), "Variables.postlist")
         fid = api.to_int(thread.get("fid") or v.get("fid"))
+        if fid:
+            self._thread_fid[tid] = fid
         for p in posts:
             self._post_place[api.to_int(p.get("pid"))] = (tid, fid)
             if str(p.get("first")) == "1":
@@ -464,16 +467,28 @@ class DiscuzForum(DiscuzInbox):
     def reply(self, thread_id: int, body: str) -> int:
         """Posts ``body`` (BBCode) in the thread; returns the new pid. Raises NotFound, NotAllowed,
         RateLimited (flood control still on after one wait) or SendFailed."""
-        tid = int(thread_id)
+        return self._reply(int(thread_id), body, [])
+
+    def reply_with_images(self, thread_id: int, body: str, image_ids: list[int]) -> int:
+        """Posts ``body`` with the pictures ``image_ids`` (attachment ids from :meth:`upload_image`) shown
+        after it, as the web editor does: ``[attachimg]AID[/attachimg]`` in the message and
+        ``attachnew[AID][description]`` in the form, which moves the upload from the judge's unused
+        attachments to the post (capture ``utf8-attach/``). Raises as :meth:`reply`."""
+        return self._reply(int(thread_id), body, [int(a) for a in image_ids])
+
+    def _reply(self, tid: int, body: str, aids: list[int]) -> int:
         what = f"the reply in thread {tid}"
+        tags = "".join(f"\n[attachimg]{aid}[/attachimg]" for aid in aids)
+        extra = {f"attachnew[{aid}][description]": "" for aid in aids}
         least = self._least_post_bytes(tid)
-        answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"}, {"message": self._pad(body, least)}, what)
+        answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"},
+                             {"message": self._pad(body, least) + tags, **extra}, what)
         if answer.messageval == "post_message_tooshort":  # the site's minimum is more than we knew
             learned = self._web_post_limits(tid)
             least = learned if learned is not None and learned > least else max(2 * least, self._bytes(body) + 10)
             self._learned_min_post = least
-            answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"}, {"message": self._pad(body, least)},
-                                 what)
+            answer = self._write("sendreply", {"tid": tid, "replysubmit": "yes"},
+                                 {"message": self._pad(body, least) + tags, **extra}, what)
         pid = api.to_int(answer.variables.get("pid"))
         if answer.messageval in ("post_reply_succeed", "post_reply_mod_succeed") and pid > 0:
             if answer.messageval.endswith("mod_succeed"):
@@ -481,6 +496,53 @@ class DiscuzForum(DiscuzInbox):
             self._post_place[pid] = (tid, 0)
             return pid
         raise api.refusal(answer, what, flood_wait=self.flood_seconds)
+
+    def upload_image(self, thread_id: int, filename: str, data: bytes) -> int:
+        """Uploads ``data`` (a PNG picture) for a post in thread ``thread_id``; returns its attachment id
+        (aid), unused until a post names it (:meth:`reply_with_images`).
+
+        As the Discuz! apps do: ``module=checkpost&version=3&submodule=checkpost`` gives the judge's
+        ``allowperm`` in the thread's board (``allowupload`` per extension: "0" not allowed, "-1" allowed up to the
+        group's limit, N bytes; ``uploadhash``), then ``module=forumupload`` (the web uploader,
+        ``misc.php?mod=swfupload``) takes a multipart form ``uid``, ``hash``, ``Filedata`` and answers
+        ``DISCUZUPLOAD|status|aid|isimage|sizelimit`` (capture ``utf8-attach/``). The upload is not counted
+        by the site's flood control, so it is not paced. Raises NotAllowed (no permission for pictures or
+        PNG, in this board or group), SendFailed (too large, daily quota, refused), NotFound, ForumDown,
+        WriteUncertain."""
+        tid = int(thread_id)
+        fid, perm = self._upload_permission(tid)
+        where = f"a picture for thread {tid}"
+        allowed = perm.get("allowupload")
+        png = str(allowed.get("png", "0")) if isinstance(allowed, dict) else "0"
+        if png == "0":
+            raise NotAllowed(f"{where} cannot be uploaded: the judge's user group may not upload PNG attachments in "
+                             f"board {fid} (ask the administrator: docs/discuz.md, pictures with vote results)")
+        if api.to_int(png) > 0 and len(data) > api.to_int(png):
+            raise SendFailed(f"{where} is {len(data)} bytes, more than the {api.to_int(png)} bytes the board allows",
+                             "attach_too_large")
+        response = self.http.post(api.API, {"uid": str(self._uid), "hash": str(perm.get("uploadhash") or "")},
+                                  params={"version": "4", "module": "forumupload", "fid": str(fid), "type": "image",
+                                          "simple": "1"},
+                                  files={"Filedata": (filename, data, "image/png")}, paced=False)
+        return _upload_answer(api.decode(response), response.status_code, where)
+
+    def _upload_permission(self, tid: int) -> tuple[int, dict[str, Any]]:
+        """(fid, ``allowperm``) of thread ``tid`` for the judge: the board from the thread (read once), then
+        ``module=checkpost&version=3&fid=F&submodule=checkpost`` (X3.5's version-3 ``viewthread`` fails with a
+        PHP error page, capture ``utf8-attach/``). Raises NotFound, NotAllowed, LayoutChanged."""
+        fid = self._thread_fid.get(tid, 0)
+        if not fid:
+            answer = self._read("viewthread", {"tid": tid, "page": 1, "ppp": 1})
+            thread = answer.variables.get("thread")
+            if not isinstance(thread, dict) or not thread.get("tid"):
+                raise NotFound(f"thread {tid} does not exist on {self.base_url} ({answer.messageval or 'no thread'})")
+            fid = api.to_int(thread.get("fid") or answer.variables.get("fid"))
+            self._thread_fid[tid] = fid
+        answer = self._read("checkpost", {"fid": fid, "submodule": "checkpost"}, version=3)
+        perm = answer.variables.get("allowperm")
+        if not isinstance(perm, dict):
+            raise LayoutChanged(self._url("checkpost", {"fid": fid, "submodule": "checkpost"}, 3), "Variables.allowperm")
+        return fid, perm
 
     def find_thread(self, forum_id: int, subject: str) -> int | None:
         """The newest thread the judge opened in board ``forum_id`` with ``subject`` (spaces collapsed), or
@@ -531,6 +593,7 @@ class DiscuzForum(DiscuzInbox):
         tid = api.to_int(answer.variables.get("tid"))
         if answer.messageval in ("post_newthread_succeed", "post_newthread_mod_succeed") and tid > 0:
             pid = api.to_int(answer.variables.get("pid"))
+            self._thread_fid[tid] = fid
             if pid > 0:
                 self._post_place[pid] = (tid, fid)
                 self._first_post[tid] = (pid, subject)
@@ -705,6 +768,38 @@ def gbk_form(fields: Mapping[str, str]) -> bytes:
             what = "the password" if key == "password" else f"{key} {value!r}"
             raise NotGbk(f"{what} cannot be written in GBK (no such account can exist there)", "not_gbk") from None
     return urlencode(safe, encoding="gbk").encode("ascii")
+
+
+#: ``forumupload`` statuses (Discuz!'s ``forum_upload::uploadmsg``) that say the account or board may not
+#: upload this: the extension is not allowed (1) or banned (4), no permission (6), not a picture (7)
+_UPLOAD_NOT_ALLOWED = {1: "PNG is not an allowed attachment type", 4: "PNG attachments are banned in this board",
+                       6: "the judge's user group may not upload attachments (or its daily number is used up)",
+                       7: "the file was not taken for a picture"}
+_UPLOAD_FAILED = {2: "the upload did not arrive whole", 3: "larger than the group's largest attachment",
+                  5: "larger than the board's largest PNG", 8: "the site could not store it", 9: "the site could not store it",
+                  11: "the group's daily attachment size is used up", 12: "its name was refused", 13: "too many pixels"}
+
+
+def _upload_answer(text: str, status: int, where: str) -> int:
+    """The aid of a ``forumupload`` answer ``DISCUZUPLOAD|status|aid|isimage|sizelimit``, or the error.
+    An empty answer is the uploader's refusal of the upload hash (a guest session, another account's
+    hash); HTTP 403 is Discuz!'s refusal of a client it takes for a robot."""
+    parts = text.strip().split("|")
+    if status == 403:
+        raise NotAllowed(f"{where} was refused with HTTP 403 (Discuz! takes the client for a robot)")
+    if len(parts) < 3 or parts[0] != "DISCUZUPLOAD":
+        if not text.strip():
+            raise NotAllowed(f"{where} was refused: the forum did not accept the upload hash (session or account)")
+        raise LayoutChanged(f"{api.API}?module=forumupload", f"DISCUZUPLOAD|status|aid (got {text[:80]!r})")
+    code, aid = api.to_int(parts[1], -1), api.to_int(parts[2])
+    if code == 0 and aid > 0:
+        return aid
+    limit = f" (limit {parts[4]})" if len(parts) > 4 and parts[4] not in ("", "0") else ""
+    if code in _UPLOAD_NOT_ALLOWED:
+        raise NotAllowed(f"{where} was refused: {_UPLOAD_NOT_ALLOWED[code]} (upload status {code}); ask the "
+                         "administrator (docs/discuz.md, pictures with vote results)")
+    reason = _UPLOAD_FAILED.get(code, "refused")
+    raise SendFailed(f"{where} was refused: {reason}{limit} (upload status {code})", f"upload_{code}")
 
 
 def _bbcodefp(body: str) -> str:

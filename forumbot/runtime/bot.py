@@ -121,6 +121,9 @@ class Bot:
         self.opened_by: dict[int, int] = {}  # phase id -> the input (seq) whose posts open it
         self.vote_actions: dict[int, int] = {}  # phase id -> votes and unvotes recorded (the vote count's rhythm)
         self.last_thread_post: int | None = None  # forum id of the last thread post applied ("counted through")
+        self.alive_now = [p.name for p in self.game.players]  # as the thread showed it so far
+        self.alive_at_open: dict[int, list[str]] = {0: list(self.alive_now)}  # phase id -> names alive at its opening
+        self.step_phase = 0  # the phase current when the latest input arrived (its vote-result posts' round)
         self.seq = 0
         self.started = False
         for row, inbound in self.store.inputs():
@@ -130,6 +133,7 @@ class Bot:
 
     def _step(self, kind: str, at: datetime, inbound: InboundRow | None = None, phase_id: int | None = None,
               opened_at: datetime | None = None, seq: int | None = None) -> Step:
+        self.step_phase = self.game.phase.id if self.started else 0
         if kind == "start":
             step = self.game.start()
             self.started = True
@@ -142,6 +146,7 @@ class Bot:
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = self.game.apply(Message(sender, inbound.text, channel))
         self.timing.observe(kind, at, step, self.game, opened_at)
+        self._note_alive(step)
         if inbound is not None and inbound.source == "thread":
             self.last_thread_post = inbound.forum_id
         acted = sum(e.kind in ("ballot", "unvote") for e in step.events)
@@ -152,6 +157,14 @@ class Bot:
         if seq is not None and any(e.kind == "phase_opened" for e in step.events):
             self.opened_by[self.game.phase.id] = seq
         return step
+
+    def _note_alive(self, step: Step) -> None:
+        """Who was alive when each phase opened, as the thread showed it (a vote round's non-voters)."""
+        for e in step.events:
+            if e.kind == "player_out" and e.data["name"] in self.alive_now:
+                self.alive_now.remove(e.data["name"])
+            elif e.kind == "phase_opened":
+                self.alive_at_open[e.data["phase_id"]] = list(self.alive_now)
 
     def deadline(self) -> datetime | None:
         """The current phase's deadline (UTC), or None when the game is over, paused or not started."""
@@ -587,7 +600,7 @@ class Bot:
                 kind = "thread" if need_thread and not any(r.kind == "thread" for r in rows) else "post"
                 subject = (self.config.thread_subject or self.config.name) if kind == "thread" else ""
                 rows.append(OutboxRow(season_id=0, key=key, kind=kind, template=out.key, subject=subject,
-                                      body=self._render(out.key, out.data, extra)))
+                                      body=self._render(out.key, out.data, extra), image_json=self._chart(out)))
         return rows
 
     def _meant_for_closed(self, reply: dict[str, Any]) -> bool:
@@ -602,6 +615,26 @@ class Bot:
             return True
         closed = self.timing.last_closed
         return closed is not None and self.game.phases[closed].kind == self.game.phase.kind
+
+    def _chart(self, post: Post) -> str | None:
+        """The chart data (JSON) of a vote-result post when the season attaches vote charts
+        (``vote_chart_images``): the report's round (:func:`forumbot.report.data.vote_round`), public facts
+        only (the post's own data and who was alive when the phase opened). None: text only."""
+        if not self.config.vote_chart_images or "ballots" not in post.data:
+            return None
+        from forumbot.report.data import vote_round
+
+        pid = self.step_phase
+        round_ = vote_round(self.game, pid, post, self.alive_at_open.get(pid, []))
+        return json.dumps(round_, ensure_ascii=False, sort_keys=True)
+
+    def vote_chart(self, row: OutboxRow) -> bytes:
+        """The PNG picture of outbox ``row``'s vote round (drawn anew at each attempt: the same bytes for the
+        same data). Raises :class:`forumbot.report.png.ChartUnavailable` (no matplotlib, no CJK font)."""
+        from forumbot.report.png import vote_png
+
+        assert row.image_json is not None  # only rows with a chart are drawn
+        return vote_png(json.loads(row.image_json), self.config.locale)
 
     def _deliver(self) -> None:
         self.delivery.run(until=self.next_read())

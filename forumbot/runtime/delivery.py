@@ -15,6 +15,17 @@
 - **Edits.** An ``edit`` row replaces the text of the judge's post ``forum_ref`` (a running vote count).
   An uncertain edit is simply done again after the horizon: writing the same text twice changes nothing.
   An edit the forum refuses (NotFound, NotAllowed: a post too old to edit) becomes a new post.
+- **Pictures.** A post whose row carries a picture (``image_json``: a vote round's chart, option
+  ``vote_chart_images``) goes, on a forum whose adapter takes images (:class:`ImageForum`: Discuz!), in
+  two writes: the picture is uploaded and the forum's id for it is stored in the row (``image_ref``)
+  *before* the post naming it is written. An attempt after a crash or an uncertain write looks for the
+  post first (by its text, as any post) and, if it is not there, posts it naming the stored upload: the
+  picture is never uploaded twice for a post that has its id, and the post is never written twice. Only
+  a crash between the upload's answer and storing its id leaves an upload no post uses (an "orphan"; the
+  forum never shows it; Discuz! keeps it among the user's unused attachments, which its daily clean-up
+  removes); the next attempt uploads the picture again. A forum that refuses the picture (no permission,
+  too large) or a machine that cannot draw it gets the post without it (``image_ref`` 0, logged). Other
+  forums get the text only, said once in the log.
 - **Settled rows.** A private message to an account that does not exist is ``undeliverable`` at once
   (the organisers are told once, it is not retried); rows still failing when the game is over are
   settled the same way, so ``run`` can stop with a summary of what was not delivered.
@@ -26,7 +37,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from forumbot.forums.base import SentMessage, fingerprint
+from forumbot.forums.base import ImageForum, SentMessage, fingerprint
 from forumbot.forums.errors import (
     ForumError,
     NoSuchUser,
@@ -68,6 +79,7 @@ class Delivery:
         self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
         self._done_this_run = 0
         self.failed_writes = 0  # writes refused or unanswered since start (for metrics)
+        self._said_no_images = False
 
     @property
     def store(self):
@@ -247,7 +259,47 @@ class Delivery:
             assert row.forum_ref is not None
             self.forum.edit_post(row.forum_ref, row.body)
             return row.forum_ref
-        return self.forum.reply(self.bot.thread_id, self.bot.post_body(row))
+        thread_id = self.bot.thread_id
+        assert thread_id is not None  # posts wait for the thread (run)
+        body = self.bot.post_body(row)
+        images = self._images(row, thread_id)
+        if images:
+            assert isinstance(self.forum, ImageForum)  # _images uploads only to one
+            return self.forum.reply_with_images(thread_id, body, images)
+        return self.forum.reply(thread_id, body)
+
+    def _images(self, row: OutboxRow, thread_id: int) -> list[int]:
+        """The forum ids of the pictures post ``row`` names: its stored upload, else the picture drawn and
+        uploaded now and its id stored before the post is written (see the module docstring). [] when the
+        post goes without. Raises what the upload raises except a refusal (NotAllowed, SendFailed)."""
+        if not row.image_json:
+            return []
+        if row.image_ref is not None:
+            return [row.image_ref] if row.image_ref > 0 else []
+        if not isinstance(self.forum, ImageForum):
+            if not self._said_no_images:
+                self._said_no_images = True
+                log.info("vote_chart_images: the %s forum takes no images with a post; vote rounds are posted "
+                         "as text only", getattr(self.forum, "engine", type(self.forum).__name__))
+            return []
+        from forumbot.report.png import ChartUnavailable
+
+        assert row.id is not None  # a stored outbox row
+        try:
+            png = self.bot.vote_chart(row)
+        except ChartUnavailable as exc:
+            log.warning("the vote chart of outbox row %d cannot be drawn (%s): the post goes without it", row.id, exc)
+            self.store.update_outbox(row.id, image_ref=0)
+            return []
+        try:
+            ref = self.forum.upload_image(thread_id, f"vote-{row.id}.png", png)
+        except (NotAllowed, SendFailed) as exc:
+            log.warning("the forum refused the vote chart of outbox row %d (%s): the post goes without it", row.id, exc)
+            self.store.update_outbox(row.id, image_ref=0)
+            return []
+        self.store.update_outbox(row.id, image_ref=ref)  # before the post names it: a retry reuses this upload
+        row.image_ref = ref
+        return [ref]
 
     def _before(self, row: OutboxRow) -> int | None:
         """The forum id of the last row to the same destination sent before ``row`` was queued: the

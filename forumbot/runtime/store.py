@@ -88,7 +88,10 @@ class OutboxRow(SQLModel, table=True):
     such account), cancelled (its recipient was replaced before it went out), note (not for the forum),
     superseded (a refused edit replaced by a newer one). ``kind`` "edit": new text for the judge's post
     ``forum_ref`` (a running vote count).
-    ``conversation_id``: the forum's conversation a sent private message is in."""
+    ``conversation_id``: the forum's conversation a sent private message is in.
+    ``image_json``: a picture to attach to the post (a vote round's chart data, drawn when it is sent;
+    None: text only); ``image_ref``: the forum's id of the uploaded picture, stored before the post is
+    written so an attempt after a crash names the same upload (0: the post goes without the picture)."""
 
     __tablename__ = "outbox"
     id: int | None = Field(default=None, primary_key=True)
@@ -108,6 +111,8 @@ class OutboxRow(SQLModel, table=True):
     last_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     next_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))  # a failed row's retry
     sent_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    image_json: str | None = Field(default=None, sa_type=Text)
+    image_ref: int | None = Field(default=None, sa_type=BigInteger)
 
 
 class CursorRow(SQLModel, table=True):

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
+from fake_discuz import multipart
 
 CAPTURES = Path(__file__).with_name("captures")
 _KEYS = ("subop", "tid", "fid", "touid", "filter", "page")
@@ -57,7 +58,7 @@ class Request:
 
     method: str
     query: dict[str, str]
-    form: dict[str, str]
+    form: dict[str, Any]
     content: bytes
     headers: dict[str, str]
     served: str
@@ -166,9 +167,11 @@ class Cassette:
             return None
         return None
 
-    def _form(self, request: httpx.Request) -> dict[str, str]:
+    def _form(self, request: httpx.Request) -> dict:
         if request.method != "POST" or not request.content:
             return {}
+        if request.headers.get("content-type", "").startswith("multipart/form-data"):
+            return multipart(request)  # a picture upload: text fields as str, the file as bytes
         text = request.content.decode("ascii", errors="replace")
         return {k: v[-1] for k, v in parse_qs(text, keep_blank_values=True, encoding=self.charset).items()}
 

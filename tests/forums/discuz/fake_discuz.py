@@ -59,6 +59,7 @@ class Post:
     position: int
     first: bool = False
     edited_by: str = ""
+    attachments: list[int] = field(default_factory=list)  # aids moved to the post by attachnew
 
 
 @dataclass
@@ -92,7 +93,10 @@ class Conversation:
 class FakeDiscuz:
     """One Discuz! site. ``clock()`` gives the site's time (Unix seconds); ``charset`` "UTF-8" or "GBK";
     ``timeoffset`` the site's hours from UTC. Switches: ``floodctrl`` (s), ``pm_limit`` (conversations a
-    day), ``captcha_post``, ``captcha_login``, ``mobile_closed``, ``v4_login_503``, ``newbies`` (uids)."""
+    day), ``captcha_post``, ``captcha_login``, ``mobile_closed``, ``v4_login_503``, ``newbies`` (uids),
+    ``attach_allowed`` (the groups may upload pictures), ``max_attach_bytes`` (the group's maxattachsize).
+    Uploads (``module=forumupload``, as a real X3.5 answers them, captures utf8-attach*/) go to
+    :attr:`unused` until a reply names them in ``attachnew``; :attr:`attachments` holds every upload."""
 
     def __init__(self, *, clock: Callable[[], float] = time.time, charset: str = "UTF-8", timeoffset: int = 8,
                  floodctrl: int = 15, pm_limit: int = 25, base: str = "http://discuz.test"):
@@ -121,7 +125,12 @@ class FakeDiscuz:
         self.failed_logins = 0
         self.login_posts = 0
         self.log: list[tuple[str, str]] = []  # (method, module)
-        self._ids = {"pid": 0, "tid": 0, "pmid": 0, "plid": 0}
+        self._ids = {"pid": 0, "tid": 0, "pmid": 0, "plid": 0, "aid": 0}
+        self.attach_allowed = True
+        self.max_attach_bytes = 2048000
+        self.attachments: dict[int, tuple[int, bytes]] = {}  # aid -> (uploader's uid, bytes)
+        self.unused: set[int] = set()  # aids no post uses yet
+        self.fail_upload_answer = False  # the next upload is stored, but its answer is lost (a read timeout)
 
     # -- setup and players ------------------------------------------------------------------------------
 
@@ -234,6 +243,8 @@ class FakeDiscuz:
     def _form(self, request: httpx.Request) -> dict[str, str]:
         if request.method != "POST":
             return {}
+        if request.headers.get("content-type", "").startswith("multipart/form-data"):
+            return multipart(request)
         body = request.content.decode("ascii")
         codec = "gbk" if self.charset.upper() == "GBK" else "utf-8"
         return {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True, encoding=codec, errors="strict").items()}
@@ -308,6 +319,41 @@ class FakeDiscuz:
             postlist.append(item)
         return ctx.answer(thread=row, fid=str(thread.fid), postlist=postlist, ppp=str(ppp), **_fixture("viewthread_extra.json"))
 
+    def _m_checkpost(self, ctx: _Ctx) -> httpx.Response:
+        """``module=checkpost&version=3&submodule=checkpost`` (utf8-attach/006): the judge's ``allowperm``;
+        ``allowupload`` is left out when the group may not upload (utf8-attach-refused/008)."""
+        perm: dict[str, object] = {"allowpost": "1", "allowreply": "1"}
+        if self.attach_allowed:
+            perm["allowupload"] = dict.fromkeys(("jpg", "jpeg", "gif", "png", "mp3", "txt", "zip", "rar", "pdf"), "-1")
+            perm["attachremain"] = {"size": "-1", "count": "-1"}
+        perm["uploadhash"] = self.uploadhash(ctx.me.uid if ctx.me else 0)
+        return ctx.answer(allowperm=perm)
+
+    def uploadhash(self, uid: int) -> str:
+        return hashlib.md5(f"authkey|{uid}".encode()).hexdigest()
+
+    def _m_forumupload(self, ctx: _Ctx) -> httpx.Response:
+        """``DISCUZUPLOAD|status|aid|isimage|sizelimit`` (simple=1), or an empty body for a wrong hash."""
+        uid = _int(ctx.form.get("uid"))
+        if uid not in self.users or ctx.form.get("hash") != self.uploadhash(uid):
+            return httpx.Response(200, text="", headers={"content-type": "text/html; charset=utf-8"})
+        data = ctx.form.get("Filedata", b"")
+        assert isinstance(data, bytes)
+        if not self.attach_allowed:
+            status, aid, limit = 6, 0, 0
+        elif len(data) > self.max_attach_bytes:
+            status, aid, limit = 3, 0, self.max_attach_bytes
+        else:
+            aid = self._next("aid")
+            self.attachments[aid] = (uid, data)
+            self.unused.add(aid)
+            status, limit = 0, 0
+        if self.fail_upload_answer and status == 0:
+            self.fail_upload_answer = False
+            raise httpx.ReadTimeout("the upload was stored but its answer is lost")
+        return httpx.Response(200, text=f"DISCUZUPLOAD|{status}|{aid}|1|{limit}",
+                              headers={"content-type": "text/html; charset=utf-8"})
+
     def _m_forumdisplay(self, ctx: _Ctx) -> httpx.Response:
         """A board's thread list, shaped as a real X3.5 answers (utf8-after-season/011): latest activity
         first, ``tpp`` 20 a page, guests allowed."""
@@ -374,6 +420,11 @@ class FakeDiscuz:
             return ctx.answer(message="post_message_tooshort", tid=str(thread.tid), pid="0")
         ctx.me.lastpost = self.now()
         post = self._add_post(thread, ctx.me, ctx.form.get("message", ""))
+        for key in ctx.form:  # updateattach: attachnew[AID][description] moves the judge's unused upload here
+            m = re.fullmatch(r"attachnew\[(\d+)\]\[description\]", key)
+            if m and int(m.group(1)) in self.unused and self.attachments[int(m.group(1))][0] == ctx.me.uid:
+                self.unused.discard(int(m.group(1)))
+                post.attachments.append(int(m.group(1)))
         return ctx.answer(message="post_reply_succeed", tid=str(thread.tid), pid=str(post.pid))
 
     def _m_newthread(self, ctx: _Ctx) -> httpx.Response:
@@ -564,7 +615,26 @@ def render_post(post: Post, base: str = "http://discuz.test") -> str:
         text = pattern.sub(repl, text)
     for code, (name, _sid) in _SMILIES.items():
         text = text.replace(html.escape(html.escape(code)), f'<img src="{base}/static/image/smiley/default/{name}.gif" />')
+    # a picture the post owns: as the mobile API writes it (utf8-attach/009); [attach] of one it does not own: gone
+    text = re.sub(r"\[attach(?:img)?\](\d+)\[/attach(?:img)?\]", lambda m: (
+        f'<div class="img"><img src="{base}/data/attachment/forum/{m.group(1)}.png" attach="{post.pid}" /></div>'
+        if int(m.group(1)) in post.attachments else ""), text)
     return text.replace("\r\n", "\n").replace("\n", "<br />\n")
+
+
+def multipart(request: httpx.Request) -> dict:
+    """The fields of a multipart form (text fields as str, files as their bytes)."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
+    message = BytesParser(policy=HTTP).parsebytes(head + request.content)
+    out: dict = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        out[str(name)] = payload if part.get_filename() else payload.decode("utf-8")
+    return out
 
 
 def _pm_escape(text: str) -> str:

@@ -1,0 +1,154 @@
+"""A vote round as a PNG picture, for forums that take images with a post (Discuz! attachments).
+
+The round is the report's own data (:func:`forumbot.report.data.vote_round`): one horizontal bar per
+player who received votes, split into one segment per voter (named in the segment), in the order of
+the totals; below, who did not vote and the outcome. The words are the report's
+(``templates/<locale>/report/words.html``), so the picture says what the report page says.
+
+Drawn with matplotlib (Agg, no display) in a CJK font found on the machine (WenQuanYi Micro Hei, Noto
+Sans CJK, Source Han Sans, ...). The same round, locale and font give the same bytes: fixed size and
+resolution, no timestamp or software name in the PNG. Without a CJK font, a picture whose text needs
+one is not made (:class:`ChartUnavailable`): the post goes without it rather than with boxes for names.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from functools import cache
+from typing import Any
+
+from forumbot.report.html import environment
+
+log = logging.getLogger("forumbot")
+
+#: CJK fonts looked for, best first (Debian: fonts-wqy-microhei, fonts-noto-cjk, fonts-wqy-zenhei, ...)
+CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Source Han Sans SC",
+             "Source Han Sans CN", "WenQuanYi Zen Hei", "Droid Sans Fallback", "AR PL UMing CN", "AR PL UKai CN")
+WIDTH_INCHES = 8.0
+DPI = 100
+_PALETTE = ("#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc",
+            "#6e7074")
+
+
+class ChartUnavailable(RuntimeError):
+    """The picture cannot be made here: matplotlib is not installed, or the text needs a CJK font and
+    the machine has none. The message says which and what to install."""
+
+
+@cache
+def cjk_font() -> str | None:
+    """The name of the first CJK font of :data:`CJK_FONTS` matplotlib finds on the machine, or None."""
+    try:
+        from matplotlib import font_manager
+    except ImportError:
+        return None
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    return next((name for name in CJK_FONTS if name in have), None)
+
+
+@cache
+def _words(locale: str) -> tuple[dict[str, str], dict[str, str]]:
+    module = environment(locale).get_template("report/words.html").module
+    return dict(module.words), dict(module.kinds)  # type: ignore[attr-defined]
+
+
+def title(vote: dict[str, Any], locale: str) -> str:
+    """The picture's title: the phase (and the kind of vote when it differs), the round, the vote number."""
+    words, kinds = _words(locale)
+    text = f"{kinds.get(vote['phase'], vote['phase'])} · {words['round_n'].format(vote['round'])}"
+    if vote.get("number", 1) > 1:
+        text += f" · {words['vote_n'].format(vote['number'])}"
+    kind = vote.get("kind")
+    if kind and kind not in (vote["phase"], "vote"):
+        text += f" ({kinds.get(kind, kind)})"
+    return text
+
+
+def lines(vote: dict[str, Any], locale: str) -> list[str]:
+    """The lines under the bars: totals, who did not vote, the outcome (as on the report page)."""
+    words, _ = _words(locale)
+    totals = ", ".join(f"{t['name']} {t['value']}" for t in vote["totals"]) or "–"
+    missing = ", ".join(vote["missing"]) or "–"
+    if vote.get("chosen"):
+        outcome = words["chosen"].format(vote["chosen"])
+    elif vote.get("tied"):
+        outcome = words["tied"].format(", ".join(vote["tied"]))
+    else:
+        outcome = words["nobody"]
+    out = [f"{words['totals']}: {totals}", f"{words['missing']}: {missing}", outcome]
+    if vote.get("hidden"):
+        out.insert(0, words["hidden_ballots"])
+    return out
+
+
+def segments(vote: dict[str, Any]) -> list[tuple[str, list[tuple[str, float]]]]:
+    """(target, [(voter, value), ...]) per bar, in the order of the totals, then any other target in the
+    order ballots name it. Void ballots add nothing; a hidden round (the weather) has totals only."""
+    bars: dict[str, list[tuple[str, float]]] = {t["name"]: [] for t in vote["totals"]}
+    if vote.get("hidden"):
+        return [(t["name"], [("", float(t["value"]))]) for t in vote["totals"]]
+    for b in vote["ballots"]:
+        if b.get("void"):
+            continue
+        for target, value in zip(b["targets"], b["points"], strict=False):
+            bars.setdefault(target, []).append((b["voter"], float(value)))
+    return list(bars.items())
+
+
+def _needs_cjk(texts: list[str]) -> bool:
+    return any(ord(ch) > 0x2E7F for text in texts for ch in text)
+
+
+def vote_png(vote: dict[str, Any], locale: str) -> bytes:
+    """The PNG bytes of one vote round (a dict of :func:`forumbot.report.data.vote_round`) in ``locale``
+    (zh-Hans, zh-Hant, en). Deterministic for the same round, locale, font and matplotlib. Raises
+    :class:`ChartUnavailable` (no matplotlib; no CJK font for a text that needs one)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        raise ChartUnavailable("matplotlib is not installed: pip install 'forumbot[charts]'") from None
+    bars = segments(vote)
+    head, foot = title(vote, locale), lines(vote, locale)
+    names = [name for name, _ in bars] + [v for _, segs in bars for v, _ in segs]
+    font = cjk_font()
+    if font is None and _needs_cjk([head, *foot, *names]):
+        raise ChartUnavailable("no CJK font on this machine (install e.g. fonts-wqy-microhei or fonts-noto-cjk)")
+    rc: dict[str, Any] = {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "svg.hashsalt": "forumbot",
+          "axes.unicode_minus": False}
+    with matplotlib.rc_context(rc):  # type: ignore[arg-type]  # (matplotlib types the keys as literals)
+        rows = max(1, len(bars))
+        height = 1.4 + 0.45 * rows + 0.3 * len(foot)
+        fig = Figure(figsize=(WIDTH_INCHES, height), dpi=DPI)
+        bottom = (0.3 * len(foot) + 0.25) / height
+        ax = fig.add_axes((0.18, bottom, 0.78, 1 - bottom - 0.7 / height))
+        colours: dict[str, str] = {}
+        for row, (_target, segs) in enumerate(bars):
+            left = 0.0
+            for voter, value in segs:
+                colour = colours.setdefault(voter, _PALETTE[len(colours) % len(_PALETTE)])
+                ax.barh(row, value, left=left, height=0.6, color=colour, edgecolor="white")
+                if voter:
+                    ax.text(left + value / 2, row, voter, ha="center", va="center", fontsize=8, clip_on=True)
+                left += value
+            ax.text(left, row, f" {_show(left)}", ha="left", va="center", fontsize=9)
+        ax.set_yticks(range(len(bars)), [name for name, _ in bars])
+        ax.set_ylim(len(bars) - 0.5, -0.5)  # the most voted on top
+        most = max((sum(v for _, v in segs) for _, segs in bars), default=0.0)
+        ax.set_xlim(0, max(1.0, most * 1.12))
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        fig.suptitle(head, fontsize=12, y=1 - 0.25 / height)
+        for i, text in enumerate(foot):
+            fig.text(0.03, (0.3 * (len(foot) - i) - 0.1) / height, text, fontsize=9, ha="left", va="center")
+        out = io.BytesIO()
+        fig.savefig(out, format="png", dpi=DPI, metadata={"Software": None})
+    return out.getvalue()
+
+
+def _show(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
