@@ -34,6 +34,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,8 @@ MAX_ATTEMPTS = 5
 MAX_QUOTA_ATTEMPTS = 72
 #: uncertain writes in one run after which delivery waits for the next cycle (the forum is struggling)
 MAX_TROUBLES = 3
+#: a BBCode tag ([b], [/table], [color=red], [*]): not part of the text a forum shows
+_BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.I)
 #: the request horizon of an adapter that does not say
 DEFAULT_HORIZON_SECONDS = 60.0
 
@@ -314,9 +317,11 @@ class Delivery:
             return self.forum.find_sent_pm(row.recipient, row.subject, row.body, after_message_id=self._before(row),
                                            conversation_id=self._conversation(row.recipient))
         if row.kind == "post":
-            want = fingerprint(row.body)
+            wants = {fingerprint(row.body)}
+            if self.bot.config.effective_markup == "bbcode":  # the forum shows "[b]Round 3[/b]" as "Round 3"
+                wants.add(fingerprint(_BBCODE_TAG.sub("", row.body)))
             for post in self.forum.thread_posts(self.bot.thread_id, self._before(row)):
-                if post.author == self.bot.config.forum.username and fingerprint(post.text) == want:
+                if post.author == self.bot.config.forum.username and fingerprint(post.text) in wants:
                     return post.post_id
             return None
         if row.kind == "thread":

@@ -33,7 +33,7 @@ def test_the_adapter_uploads_the_png_then_names_it_in_the_reply():
     answers DISCUZUPLOAD|0|4|1|0, the reply carries [attachimg]4[/attachimg] and attachnew[4]; reading
     the thread back gives the post's text alone (the picture is not part of what the player meant)."""
     c = tape("utf8-attach")
-    judge, clock = replay(c, password="judgepass")
+    judge, _ = replay(c, password="judgepass")
     assert isinstance(judge, ImageForum)
     tid = judge.create_thread(2, "实测七·投票图 133557", "投票图测试帖。\n第 1 轮投票结果见下。")
     assert tid == 8
@@ -79,7 +79,7 @@ def test_a_picture_larger_than_the_group_allows_is_refused_as_sendfailed():
              "utf8-attach-refused/004_get_forumindex_too_large.json", "utf8-attach-refused/005_get_viewthread_too_large.json",
              "utf8-attach-refused/006_get_checkpost_too_large.json", "utf8-attach-refused/007_post_forumupload_too_large.json")
     judge, _ = replay(c, password="judgepass")
-    with pytest.raises(SendFailed, match="largest attachment.*10000.*status 3"):
+    with pytest.raises(SendFailed, match=r"largest attachment.*10000.*status 3"):
         judge.upload_image(8, "vote-8.png", PNG)
     assert c.unused() == []
 
@@ -104,7 +104,7 @@ def test_the_uploaders_own_answers():
         _upload_answer(capture("utf8-attach-refused/007_post_forumupload_too_large.json")["_nonjson"], 200, "x")
     with pytest.raises(NotAllowed, match="status 6"):
         _upload_answer(capture("utf8-attach-refused/010_post_forumupload_no_permission_direct.json")["_nonjson"], 200, "x")
-    with pytest.raises(NotAllowed, match="extension|allowed attachment type"):
+    with pytest.raises(NotAllowed, match=r"extension|allowed attachment type"):
         _upload_answer("DISCUZUPLOAD|1|0|0|0", 200, "x")
     with pytest.raises(NotAllowed, match="hash"):
         _upload_answer("", 200, "x")
