@@ -113,6 +113,11 @@ def check(
     typer.echo(f"  database: {c.database_url.split('@')[-1]}")
     if warning := past_start_warning(c):
         typer.echo(warning)
+    from forumbot.forums.check import vote_chart_lines
+
+    if not forum:
+        for line in vote_chart_lines(c):
+            typer.echo(line)
     if forum:
         from forumbot.forums.check import _report, account_report, diagnose
 
@@ -125,6 +130,7 @@ def check(
             for line in _report(f, c.forum, recipients=len(c.players) + len(c.organisers)):
                 typer.echo(line)
             lines, missing = account_report(f, c.players, c.organisers)
+            lines += vote_chart_lines(c, f if c.forum.engine == "discuz" else None)
         except ForumError as exc:
             typer.echo(diagnose(exc, c.forum), err=True)
             raise typer.Exit(1) from None

@@ -526,6 +526,19 @@ class DiscuzForum(DiscuzInbox):
                                   files={"Filedata": (filename, data, "image/png")}, paced=False)
         return _upload_answer(api.decode(response), response.status_code, where)
 
+    def upload_permission(self, thread_id: int | None = None, forum_id: int | None = None) -> tuple[int, dict[str, Any]]:
+        """(fid, ``allowperm``) of the judge in the board of ``thread_id`` (else board ``forum_id``): for
+        ``forumbot check``. Raises NotFound, NotAllowed, LayoutChanged, ValueError without either."""
+        if thread_id is not None:
+            return self._upload_permission(int(thread_id))
+        if forum_id is None:
+            raise ValueError("upload_permission needs a thread_id or a forum_id")
+        answer = self._read("checkpost", {"fid": int(forum_id), "submodule": "checkpost"}, version=3)
+        perm = answer.variables.get("allowperm")
+        if not isinstance(perm, dict):
+            raise LayoutChanged(self._url("checkpost", {"fid": forum_id, "submodule": "checkpost"}, 3), "Variables.allowperm")
+        return int(forum_id), perm
+
     def _upload_permission(self, tid: int) -> tuple[int, dict[str, Any]]:
         """(fid, ``allowperm``) of thread ``tid`` for the judge: the board from the thread (read once), then
         ``module=checkpost&version=3&fid=F&submodule=checkpost`` (X3.5's version-3 ``viewthread`` fails with a

@@ -127,3 +127,39 @@ def test_a_gbk_site_with_charset_auto_is_told_to_set_gbk():
         assert "NOTE" not in text
     finally:
         gbk.close()
+
+
+def chart_season(site: Site, tmp_path, engine: str = "discuz", **forum):
+    from forumbot.config import SeasonConfig
+
+    return SeasonConfig.model_validate({
+        "name": "图", "ruleset": "sunlight", "players": list("ABCDEFG"), "vote_chart_images": True,
+        "forum": {"engine": engine, "base_url": site.fake.base, "username": "法官", "password_env": "X", **forum},
+        "path": tmp_path / "s.toml"})
+
+
+def test_check_says_whether_the_judge_may_upload_vote_charts(site, tmp_path):
+    from forumbot.forums.check import vote_chart_lines
+
+    tid = site.fake.new_thread("小明", 3, "局", "开始").tid
+    config = chart_season(site, tmp_path, thread_id=tid)
+    judge = site.client()
+    judge.login()
+    assert vote_chart_lines(config, judge) == ["Vote charts: the judge may upload PNG pictures in board 3 (up to the "
+                                               "group's size limit)."]
+    site.fake.attach_allowed = False
+    (line,) = vote_chart_lines(config.model_copy(update={"forum": config.forum.model_copy(
+        update={"thread_id": None, "forum_id": 2})}), judge)
+    assert line.startswith("WARNING: vote_chart_images is on, but the judge's user group may not upload PNG") and "board 2" in line
+    assert vote_chart_lines(config.model_copy(update={"vote_chart_images": False}), judge) == []
+
+
+def test_check_warns_when_the_forum_takes_no_pictures(site, tmp_path):
+    from forumbot.cli import app
+
+    path = tmp_path / "s.toml"
+    path.write_text('name = "图"\nruleset = "sunlight"\nplayers = ["A", "B", "C", "D", "E", "F", "G"]\n'
+                    'vote_chart_images = true\n[forum]\nengine = "phpbb"\nbase_url = "http://127.0.0.1:1"\n'
+                    'username = "judge"\npassword_env = "X"\nforum_id = 1\n', encoding="utf-8")
+    out = CliRunner().invoke(app, ["check", str(path)]).output
+    assert "WARNING: vote_chart_images is on, but phpbb forums take no pictures with a post" in out
