@@ -113,8 +113,6 @@ def check(
     typer.echo(f"  database: {c.database_url.split('@')[-1]}")
     if warning := past_start_warning(c):
         typer.echo(warning)
-    from forumbot.forums.check import vote_chart_lines
-
     if not forum:
         for line in vote_chart_lines(c):
             typer.echo(line)
@@ -275,3 +273,45 @@ def _no_database(c: SeasonConfig) -> bool:
     """True when the season's SQLite file does not exist yet (so nothing has run)."""
     url = c.database_url
     return url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists()
+
+
+def vote_chart_lines(config, forum=None) -> list[str]:
+    """What ``forumbot check`` says of ``vote_chart_images`` (a vote round's PNG with its result post) for
+    the season ``config`` (a :class:`forumbot.config.SeasonConfig`): nothing when it is off; a warning when
+    the forum's engine takes no pictures with a post, when matplotlib or (for Chinese) a CJK font is
+    missing, and, with a logged-in Discuz! ``forum``, whether the judge may upload PNG pictures in the
+    season's board (``allowperm`` of ``module=checkpost``)."""
+    if not config.vote_chart_images:
+        return []
+    from forumbot.vote_chart import cjk_font
+
+    out: list[str] = []
+    if config.forum.engine != "discuz":
+        out.append(f"WARNING: vote_chart_images is on, but {config.forum.engine} forums take no pictures with a post "
+                   "(only Discuz! does): vote results are posted as text only.")
+        return out
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        out.append("WARNING: vote_chart_images is on, but matplotlib is not installed (pip install 'forumbot[charts]'): "
+                   "vote results would be posted without their chart.")
+        return out
+    if config.locale != "en" and cjk_font() is None:
+        out.append("WARNING: vote_chart_images is on, but this machine has no CJK font for the Chinese words of the "
+                   "chart (Debian: apt-get install fonts-wqy-microhei): vote results would be posted without it.")
+    if forum is not None:
+        try:
+            fid, perm = forum.upload_permission(thread_id=config.forum.thread_id, forum_id=config.forum.forum_id)
+        except ForumError as exc:
+            out.append(f"WARNING: could not ask the forum whether the judge may upload pictures ({exc}).")
+            return out
+        allowed = perm.get("allowupload")
+        png = str(allowed.get("png", "0")) if isinstance(allowed, dict) else "0"
+        if png == "0":
+            out.append(f"WARNING: vote_chart_images is on, but the judge's user group may not upload PNG attachments in "
+                       f"board {fid}: vote results would be posted without their chart (docs/discuz.md, pictures with "
+                       "vote results: 用户组 → 帖子相关 → 允许上传附件/图片, 允许附件类型 png).")
+        else:
+            limit = "the group's size limit" if png == "-1" else f"{png} bytes"
+            out.append(f"Vote charts: the judge may upload PNG pictures in board {fid} (up to {limit}).")
+    return out

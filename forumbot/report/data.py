@@ -19,8 +19,9 @@ from datetime import datetime
 from typing import Any
 
 from forumbot.engine.game import Game
-from forumbot.engine.types import Post
 from forumbot.report.log import GameLog
+from forumbot.vote_chart import num as _num
+from forumbot.vote_chart import vote_round
 
 # Ways out that the thread itself announces (a vote-result post, the penalty post); any other way out is
 # shown publicly as a plain death, so the cause cannot tell who acted at night.
@@ -72,11 +73,6 @@ def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
     }
 
 
-def _num(x: Any) -> Any:
-    """A number as players write it: 3 rather than 3.0."""
-    return int(x) if isinstance(x, float) and x.is_integer() else x
-
-
 def _alive_at_open(log: GameLog) -> dict[int, list[str]]:
     """phase id -> names alive when the phase opened."""
     g = log.game
@@ -99,46 +95,6 @@ def _votes(log: GameLog, alive_at: dict[int, list[str]]) -> list[dict[str, Any]]
             if "ballots" in post.data:
                 votes.append(vote_round(log.game, r.phase_id, post, alive_at.get(r.phase_id, []), len(votes)))
     return votes
-
-
-def vote_round(g: Game, phase_id: int, post: Post, alive: list[str], index: int = 0) -> dict[str, Any]:
-    """One vote round as the report (and the round post's PNG chart) draws it, from the vote-result
-    ``post`` (its data carries ``ballots``) made while phase ``phase_id`` was current; ``alive``: the names
-    alive when that phase opened (who did not vote, where the post does not say). Returns ``{index,
-    phase_id, phase, round, number, kind, result, chosen, tied, ballots: [{voter, targets, weight, void,
-    points}], totals: [{name, value}], missing, hidden, ranked, secret}``. Sunlight ballots name up to two,
-    ranked, worth ``params.points`` (rulebook 阳光下的罪恶, 投票与积分); the other rulesets' a weight each."""
-    points = list(getattr(g.ruleset.params, "points", ()) or ())
-    ranked = g.ruleset.id == "sunlight"  # a sunlight ballot names up to two, ranked, worth params.points
-    d = post.data
-    ballots = []
-    for b in d["ballots"]:
-        targets = list(b["choices"]) if "choices" in b else ([b["choice"]] if b.get("choice") else [])
-        weight = _num(b.get("weight", 1))
-        ballot: dict[str, Any] = {"voter": b["voter"], "targets": targets, "weight": weight,
-                                  "void": bool(b.get("void") or b.get("blown"))}
-        ballot["points"] = [_num(x) for x in points[: len(targets)]] if ranked else [weight] * len(targets)
-        ballots.append(ballot)
-    if "received" in d:
-        totals = [{"name": c["name"], "value": _num(c["points"])} for c in d["received"]]
-    else:
-        totals = [{"name": c["name"], "value": _num(c["votes"])} for c in d.get("counts", [])]
-    voters = {b["voter"] for b in ballots}
-    if "missing" in d:
-        missing = list(d["missing"])
-    elif d.get("kousa"):
-        missing = []  # the weather hides who voted
-    else:
-        missing = [n for n in alive if n not in voters]
-    phase = g.phases[phase_id]
-    return {
-        "index": index, "phase_id": phase_id, "phase": phase.kind, "round": d.get("round", phase.round),
-        "number": d.get("number", 1), "kind": d.get("kind") or post.key.split("/")[-1].removesuffix("_result"),
-        "result": d.get("result") or ("decided" if d.get("out") else "tied" if d.get("tied") else "none"),
-        "chosen": d.get("chosen") or d.get("out"), "tied": list(d.get("tied") or []),
-        "ballots": ballots, "totals": totals, "missing": missing, "hidden": bool(d.get("kousa")),
-        "ranked": ranked, "secret": False,
-    }
 
 
 # Votes the rules keep secret (cast by private message, never shown in the thread): the full report only.

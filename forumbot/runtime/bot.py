@@ -618,11 +618,11 @@ class Bot:
 
     def _chart(self, post: Post) -> str | None:
         """The chart data (JSON) of a vote-result post when the season attaches vote charts
-        (``vote_chart_images``): the report's round (:func:`forumbot.report.data.vote_round`), public facts
+        (``vote_chart_images``): the report's round (:func:`forumbot.vote_chart.vote_round`), public facts
         only (the post's own data and who was alive when the phase opened). None: text only."""
         if not self.config.vote_chart_images or "ballots" not in post.data:
             return None
-        from forumbot.report.data import vote_round
+        from forumbot.vote_chart import vote_round
 
         pid = self.step_phase
         round_ = vote_round(self.game, pid, post, self.alive_at_open.get(pid, []))
@@ -630,8 +630,8 @@ class Bot:
 
     def vote_chart(self, row: OutboxRow) -> bytes:
         """The PNG picture of outbox ``row``'s vote round (drawn anew at each attempt: the same bytes for the
-        same data). Raises :class:`forumbot.report.png.ChartUnavailable` (no matplotlib, no CJK font)."""
-        from forumbot.report.png import vote_png
+        same data). Raises :class:`forumbot.vote_chart.ChartUnavailable` (no matplotlib, no CJK font)."""
+        from forumbot.vote_chart import vote_png
 
         assert row.image_json is not None  # only rows with a chart are drawn
         return vote_png(json.loads(row.image_json), self.config.locale)

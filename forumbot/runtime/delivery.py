@@ -285,7 +285,7 @@ class Delivery:
                 log.info("vote_chart_images: the %s forum takes no images with a post; vote rounds are posted "
                          "as text only", getattr(self.forum, "engine", type(self.forum).__name__))
             return []
-        from forumbot.report.png import ChartUnavailable
+        from forumbot.vote_chart import ChartUnavailable
 
         assert row.id is not None  # a stored outbox row
         try:

@@ -139,7 +139,7 @@ def chart_season(site: Site, tmp_path, engine: str = "discuz", **forum):
 
 
 def test_check_says_whether_the_judge_may_upload_vote_charts(site, tmp_path):
-    from forumbot.forums.check import vote_chart_lines
+    from forumbot.cli.season import vote_chart_lines
 
     tid = site.fake.new_thread("小明", 3, "局", "开始").tid
     config = chart_season(site, tmp_path, thread_id=tid)

@@ -1,14 +1,17 @@
-"""A vote round as a PNG picture, for forums that take images with a post (Discuz! attachments).
+"""A vote round as the report draws it, and as a PNG picture for forums that take images with a post.
 
-The round is the report's own data (:func:`forumbot.report.data.vote_round`): one horizontal bar per
-player who received votes, split into one segment per voter (named in the segment), in the order of
-the totals; below, who did not vote and the outcome. The words are the report's
+:func:`vote_round` is one vote round of the report (:mod:`forumbot.report.data`) from the vote-result
+post that showed it; the runtime keeps it with the post when the season attaches vote charts
+(``vote_chart_images``) and :func:`vote_png` draws it when the post is sent (Discuz! attachments): one
+horizontal bar per player who received votes, split into one segment per voter (named in the segment), in
+the order of the totals; below, who did not vote and the outcome. The words are the report's
 (``templates/<locale>/report/words.html``), so the picture says what the report page says.
 
 Drawn with matplotlib (Agg, no display) in a CJK font found on the machine (WenQuanYi Micro Hei, Noto
 Sans CJK, Source Han Sans, ...). The same round, locale and font give the same bytes: fixed size and
 resolution, no timestamp or software name in the PNG. Without a CJK font, a picture whose text needs
 one is not made (:class:`ChartUnavailable`): the post goes without it rather than with boxes for names.
+This module sits below the runtime and the report (both use it) and imports neither.
 """
 
 from __future__ import annotations
@@ -18,9 +21,60 @@ import logging
 from functools import cache
 from typing import Any
 
-from forumbot.report.html import environment
+import jinja2
+
+from forumbot.engine.game import Game
+from forumbot.engine.types import Post
+from forumbot.render import LOCALES, TEMPLATES
 
 log = logging.getLogger("forumbot")
+
+
+def num(x: Any) -> Any:
+    """A number as players write it: 3 rather than 3.0."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
+def vote_round(g: Game, phase_id: int, post: Post, alive: list[str], index: int = 0) -> dict[str, Any]:
+    """One vote round as the report (and the round post's PNG chart) draws it, from the vote-result
+    ``post`` (its data carries ``ballots``) made while phase ``phase_id`` was current; ``alive``: the names
+    alive when that phase opened (who did not vote, where the post does not say). Returns ``{index,
+    phase_id, phase, round, number, kind, result, chosen, tied, ballots: [{voter, targets, weight, void,
+    points}], totals: [{name, value}], missing, hidden, ranked, secret}``. Sunlight ballots name up to two,
+    ranked, worth ``params.points`` (rulebook 阳光下的罪恶, 投票与积分); the other rulesets' a weight each."""
+    points = list(getattr(g.ruleset.params, "points", ()) or ())
+    ranked = g.ruleset.id == "sunlight"  # a sunlight ballot names up to two, ranked, worth params.points
+    d = post.data
+    ballots = []
+    for b in d["ballots"]:
+        targets = list(b["choices"]) if "choices" in b else ([b["choice"]] if b.get("choice") else [])
+        weight = num(b.get("weight", 1))
+        ballot: dict[str, Any] = {"voter": b["voter"], "targets": targets, "weight": weight,
+                                  "void": bool(b.get("void") or b.get("blown"))}
+        ballot["points"] = [num(x) for x in points[: len(targets)]] if ranked else [weight] * len(targets)
+        ballots.append(ballot)
+    if "received" in d:
+        totals = [{"name": c["name"], "value": num(c["points"])} for c in d["received"]]
+    else:
+        totals = [{"name": c["name"], "value": num(c["votes"])} for c in d.get("counts", [])]
+    voters = {b["voter"] for b in ballots}
+    if "missing" in d:
+        missing = list(d["missing"])
+    elif d.get("kousa"):
+        missing = []  # the weather hides who voted
+    else:
+        missing = [n for n in alive if n not in voters]
+    phase = g.phases[phase_id]
+    return {
+        "index": index, "phase_id": phase_id, "phase": phase.kind, "round": d.get("round", phase.round),
+        "number": d.get("number", 1), "kind": d.get("kind") or post.key.split("/")[-1].removesuffix("_result"),
+        "result": d.get("result") or ("decided" if d.get("out") else "tied" if d.get("tied") else "none"),
+        "chosen": d.get("chosen") or d.get("out"), "tied": list(d.get("tied") or []),
+        "ballots": ballots, "totals": totals, "missing": missing, "hidden": bool(d.get("kousa")),
+        "ranked": ranked, "secret": False,
+    }
+
+
 
 #: CJK fonts looked for, best first (Debian: fonts-wqy-microhei, fonts-noto-cjk, fonts-wqy-zenhei, ...)
 CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK JP", "Source Han Sans SC",
@@ -49,7 +103,11 @@ def cjk_font() -> str | None:
 
 @cache
 def _words(locale: str) -> tuple[dict[str, str], dict[str, str]]:
-    module = environment(locale).get_template("report/words.html").module
+    """(words, phase kinds) of the report in ``locale`` (``templates/<locale>/report/words.html``)."""
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / locale)), autoescape=True)
+    module = env.get_template("report/words.html").module
     return dict(module.words), dict(module.kinds)  # type: ignore[attr-defined]
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from forumbot import vote_chart as vote_chart
 from forumbot.replay import parse_transcript
-from forumbot.report import png as png_mod
 from forumbot.report.data import extract
 from forumbot.report.log import from_transcript
-from forumbot.report.png import ChartUnavailable, lines, segments, title, vote_png
+from forumbot.vote_chart import ChartUnavailable, lines, segments, title, vote_png
 
 TRANSCRIPTS = Path(__file__).resolve().parent.parent / "transcripts"
 
@@ -60,7 +60,7 @@ def test_a_tie_and_the_non_voters_are_written_under_the_bars():
 
 def test_an_english_round_needs_no_cjk_font_but_a_chinese_one_does(monkeypatch):
     rounds, _ = votes("sunlight_worked_example")
-    monkeypatch.setattr(png_mod, "cjk_font", lambda: None)
+    monkeypatch.setattr(vote_chart, "cjk_font", lambda: None)
     size(vote_png(rounds[0], "en"))  # names A..G and English words: the default font is enough
     with pytest.raises(ChartUnavailable, match="CJK font"):
         vote_png(rounds[0], "zh-Hans")
@@ -68,4 +68,4 @@ def test_an_english_round_needs_no_cjk_font_but_a_chinese_one_does(monkeypatch):
 
 def test_a_cjk_font_is_found_on_this_machine():
     """CI installs fonts-wqy-microhei (.ci/run); without it Chinese round charts are not attached."""
-    assert png_mod.cjk_font() in png_mod.CJK_FONTS
+    assert vote_chart.cjk_font() in vote_chart.CJK_FONTS
