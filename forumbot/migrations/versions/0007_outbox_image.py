@@ -2,15 +2,15 @@
 (``image_json``) and, once uploaded, the forum's id of the picture (``image_ref``: Discuz!'s attachment
 id; 0 when the post goes without it), so the upload happens once and the post names it.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
