@@ -196,23 +196,8 @@ def interview_vampire_heuristic(view: View, options: list[Option], rng: random.R
     return None
 
 
-def sunlight_heuristic(view: View, options: list[Option], rng: random.Random, skill: float) -> Action | None:
-    """阳光下的罪恶: a ballot uses every place it has (the first to :meth:`View.hunch` when it names
-    someone, the rest random others; the killer never names himself); otherwise
-    :func:`generic_heuristic`."""
-    vote = next((o for o in options if o.key == "vote"), None)
-    if vote is None:
-        return generic_heuristic(view, options, rng, skill)
-    pool = [t for t in vote.targets if t != view.seat]
-    first = view.hunch(rng, skill)
-    picks = [first] if first is not None and first in pool else []
-    rest = [t for t in pool if t not in picks]
-    picks += rng.sample(rest, min(vote.most - len(picks), len(rest)))
-    return vote.action(tuple(picks)) if picks else None
-
-
 #: ruleset id -> its heuristic
-HEURISTICS: dict[str, Heuristic] = {"interview_vampire": interview_vampire_heuristic, "sunlight": sunlight_heuristic}
+HEURISTICS: dict[str, Heuristic] = {"interview_vampire": interview_vampire_heuristic}
 
 
 class HeuristicPolicy:

@@ -211,7 +211,6 @@ def test_cli_on_a_dask_cluster_prints_the_same_figures() -> None:
 
 
 def test_sunlight_ballots_use_every_place() -> None:
-    from forumbot.simulate.policies import sunlight_heuristic
     from forumbot.simulate.view import View
 
     g = Game(Setup("sunlight", tuple(f"p{i}" for i in range(1, 20)), seed=2))
@@ -222,7 +221,8 @@ def test_sunlight_ballots_use_every_place() -> None:
         g.apply(Deadline(g.phase.id))
     options = legal_actions(g, 1)
     assert [o.key for o in options] == ["vote"] and options[0].most == len(g.ruleset.params.points)
-    action = sunlight_heuristic(View(1, "p1", "sunlight", alive=tuple(g.alive())), options, random.Random(0), 0.0)
+    view = View(1, "p1", "sunlight", alive=tuple(g.alive()))
+    action = make_policy("heuristic", "sunlight", 0.0).choose(view, options, random.Random(0))
     assert action is not None and len(action.targets) == options[0].most and 1 not in action.targets
 
 
