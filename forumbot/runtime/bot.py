@@ -593,7 +593,7 @@ class Bot:
                                           body=self._render(out.key, out.data, extra), status="note"))
                 else:
                     rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data, extra))
-                    if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.data):
+                    if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.to, out.data):
                         # refused after the round it was meant for closed: say so first, then why
                         rows[-1].body = f"{late_note}\n\n{rows[-1].body}"
             elif isinstance(out, Post):
@@ -603,18 +603,25 @@ class Bot:
                                       body=self._render(out.key, out.data, extra), image_json=self._chart(out)))
         return rows
 
-    def _meant_for_closed(self, reply: dict[str, Any]) -> bool:
-        """Whether a refusal (reply data with a ``reason``) of a message that missed the last deadline is about
-        the phase that deadline closed: refused because the phase's window is shut, or refused in a phase of the
-        same kind (a run-off after a vote). A command refused for its own reason in a new kind of phase (a night
-        kill of a dead player just after a day closed) is about the new phase, and calling it late would mislead."""
+    def _meant_for_closed(self, sender: str, reply: dict[str, Any]) -> bool:
+        """Whether a refusal (reply data with a ``reason``) of ``sender``'s message that missed the last deadline
+        is about the phase that deadline closed: refused because a phase's window is shut, refused in a phase of
+        the same kind (a run-off after a vote), or a command the sender cannot give in the new phase (a ballot
+        after the vote closed, whatever the refusal says). A command of the new phase refused for its own reason
+        (a night kill naming two players seconds after the day closed) is about the new phase: calling it late
+        would mislead."""
         reason = reply.get("reason")
         if not reason:
             return False
-        if reason in _WINDOW_REASONS:
-            return True
         closed = self.timing.last_closed
-        return closed is not None and self.game.phases[closed].kind == self.game.phase.kind
+        if reason in _WINDOW_REASONS or (closed is not None and self.game.phases[closed].kind == self.game.phase.kind):
+            return True
+        verb, seat = reply.get("verb"), self.game.seat_of(sender)
+        if verb is None or seat is None:
+            return True
+        # help verbs name a command verb, sometimes with a channel or a variant after "_" (vote_thread, suck_criminal)
+        now = {v for h in self.game.ruleset.help_data(seat).get("verbs", []) for v in (h, h.split("_")[0])}
+        return verb not in now and not (verb == "kill" and "choose" in now)
 
     def _chart(self, post: Post) -> str | None:
         """The chart data (JSON) of a vote-result post when the season attaches vote charts
