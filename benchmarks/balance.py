@@ -1,0 +1,620 @@
+"""docs/balance.md and docs/images/balance_*.png: the rulebooks' open questions answered by the simulator.
+
+Every figure is a run of ``forumbot simulate`` with the ``heuristic`` policy (``forumbot/simulate/heuristics/``)
+at a stated skill, master seed :data:`SEED`; the doc prints, for every table, the command that makes each
+of its figures (the same seeds give the same games on any number of processes). Run from the checkout:
+
+    .venv/bin/python benchmarks/balance.py [--jobs 2] [--scale 1.0] [--out docs]
+
+``--scale`` multiplies every game count (0.1 for a quick look; the committed doc is made with 1.0). The
+whole generation is budgeted at about 20 minutes of CPU; its CPU time is measured (this process and its
+workers) and written into the doc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import multiprocessing
+import resource
+import time
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forumbot.engine.game import Game, Setup, SetupError
+from forumbot.simulate.play import GameResult
+from forumbot.simulate.run import Rate, Spec, Summary, run, summarise, wilson
+
+SEED = 1
+
+# --- what is simulated ------------------------------------------------------------------------------------
+IV_SIZES = (12, 13)
+IV_SKILLS = (0.0, 0.1, 0.2)
+IV_RULES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("final four", {"vampire_rule": "final"}),
+    ("1/4, 1 dawn", {"vampire_rule": "text", "hold_dawns": 1}),
+    ("1/4, 2 dawns", {"vampire_rule": "text", "hold_dawns": 2}),
+)
+IV_STARVE = (2, 3)
+IV_EXECUTIONS = (3, 4, 5)
+IV_GAMES = 400
+
+SUN_PLAYERS = 19
+SUN_SKILLS = (0.2, 0.3, 0.4, 0.5)
+SUN_THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+SUN_GAMES = 1000
+
+KC_SIZES = tuple(range(8, 17))
+KC_TEAMS = ((1, 1), (2, 2), (3, 3), (4, 4), (2, 3), (3, 2))
+KC_SKILLS = (0.1, 0.25)
+KC_GAMES = 300
+
+VV_SIZES = tuple(range(13, 19))
+VV_SKILLS = (0.25, 0.5, 0.75)
+VV_GAMES = 400
+
+HK_SIZES = tuple(range(6, 17))
+HK_SKILLS = (0.5, 0.8)
+HK_DISTRIBUTIONS = ("standard", "thirds")
+HK_GAMES = 300
+
+BASELINE = {"interview_vampire": 12, "sunlight": 19, "killer_club": 10, "vampire_village": 13, "human_kill": 9}
+BASELINE_GAMES = 1000
+
+
+# --- running ---------------------------------------------------------------------------------------------
+@dataclass
+class Point:
+    """One simulated point: its spec, game count, summary and games."""
+
+    spec: Spec
+    games: int
+    summary: Summary
+    results: list[GameResult]
+
+    def camp(self, name: str) -> Rate:
+        """The camp's win rate (games won alone or with another camp), with its Wilson interval."""
+        return self.summary.camps.get(name) or wilson(0, self.summary.games)
+
+
+class Runner:
+    """Runs specs on one shared pool of forked workers (children of this process, so that their CPU time
+    is counted when they are reaped)."""
+
+    def __init__(self, jobs: int, scale: float) -> None:
+        self.jobs, self.scale = jobs, scale
+        self.pool = (ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+                     if jobs > 1 else None)
+        self.games_played = 0
+
+    def games(self, n: int) -> int:
+        """A game count scaled by ``--scale``."""
+        return max(10, round(n * self.scale))
+
+    def point(self, spec: Spec, games: int) -> Point | None:
+        """``games`` games of ``spec`` from :data:`SEED`; None when the ruleset refuses the set-up."""
+        n = self.games(games)
+        try:
+            results = run(spec, n, SEED, jobs=self.jobs, pool=self.pool)
+        except SetupError:
+            return None
+        self.games_played += n
+        return Point(spec, n, summarise(spec.ruleset, results), results)
+
+    def close(self) -> None:
+        """Stop the workers (and reap them)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+
+
+def cpu_seconds() -> float:
+    """User + system CPU time of this process and its reaped children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+# --- formatting ------------------------------------------------------------------------------------------
+def pct(r: Rate) -> str:
+    """``48.3% (44.1–52.5)``: the rate and its 95% Wilson interval."""
+    return f"{r.rate:.0%} ({r.low:.0%}–{r.high:.0%})"
+
+
+def command(ruleset: str, players: int | str, games: int, skill: float | str, params: dict[str, Any] | None = None,
+            sweep: dict[str, Sequence[Any]] | None = None, policy: str = "heuristic", extra: str = "") -> str:
+    """The ``forumbot simulate`` command line that plays these games."""
+    parts = ["forumbot simulate", ruleset, "-n", str(players), "-g", str(games), "--policy", policy]
+    if policy != "random":
+        parts += ["--skill", skill if isinstance(skill, str) else f"{skill:g}"]
+    parts += ["--seed", str(SEED)]
+    for k, v in (params or {}).items():
+        parts.append(f"--param {k}={v}")
+    for k, vs in (sweep or {}).items():
+        parts.append(f"--sweep {k}=" + ",".join(str(v) for v in vs))
+    return " ".join(parts) + extra
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # Chinese titles: a CJK font as fallback where one is installed (else the glyphs are boxes, not an error)
+    plt.rcParams["font.sans-serif"] = ["DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC"]
+    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+    warnings.filterwarnings("ignore", message="findfont: Font family")
+    return plt
+
+
+def _bars(ax: Any, xs: Sequence[float], rates: Sequence[Rate], label: str, shift: float = 0.0, **kw: Any) -> None:
+    ax.errorbar([x + shift for x in xs], [r.rate for r in rates],
+                yerr=[[max(0.0, r.rate - r.low) for r in rates], [max(0.0, r.high - r.rate) for r in rates]],
+                marker="o", ms=3, capsize=2, lw=1, label=label, **kw)
+
+
+def _save(fig: Any, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90, metadata={"Software": None})
+    _plt().close(fig)
+
+
+# --- the sections ------------------------------------------------------------------------------------------
+def interview_vampire(r: Runner, images: Path) -> dict[str, Any]:
+    """12 and 13 players: every starvation length × execution count × vampire rule, at each skill."""
+    combos = [(label, {**rule, "starve_nights": s, "human_executions": e})
+              for label, rule in IV_RULES for s in IV_STARVE for e in IV_EXECUTIONS]
+    points: dict[tuple[int, float, int], Point] = {}
+    for n in IV_SIZES:
+        for skill in IV_SKILLS:
+            for i, (_, params) in enumerate(combos):
+                p = r.point(Spec("interview_vampire", n, tuple(params.items()), "heuristic", skill), IV_GAMES)
+                assert p is not None
+                points[n, skill, i] = p
+    games = r.games(IV_GAMES)
+    plt = _plt()
+    fig, axes = plt.subplots(len(IV_SIZES), 1, figsize=(11, 4.2 * len(IV_SIZES)), sharex=True)
+    labels = [f"{lab}, starve {p['starve_nights']}, exec {p['human_executions']}" for lab, p in combos]
+    for ax, n in zip(axes, IV_SIZES, strict=True):
+        for k, skill in enumerate(IV_SKILLS):
+            _bars(ax, range(len(combos)), [points[n, skill, i].camp("vampire") for i in range(len(combos))],
+                  f"skill {skill:g}", shift=(k - 1) * 0.15)
+        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("vampires' win rate")
+        ax.set_title(f"夜访吸血鬼 interview_vampire, {n} players, heuristic play, {games} games per point")
+        ax.legend(loc="upper left")
+    axes[-1].set_xticks(range(len(combos)), labels, rotation=60, ha="right", fontsize=8)
+    _save(fig, images / "balance_interview_vampire.png")
+    best = {}
+    for n in IV_SIZES:
+        for skill in IV_SKILLS:
+            i = min(range(len(combos)), key=lambda i: (abs(points[n, skill, i].camp("human").rate
+                                                         - points[n, skill, i].camp("vampire").rate), i))
+            best[n, skill] = (labels[i], points[n, skill, i])
+    return {"combos": combos, "labels": labels, "points": points, "best": best, "games": games}
+
+
+def sunlight(r: Runner, images: Path) -> dict[str, Any]:
+    """19 players: the win index of every game at each skill; the goods' win rate at each threshold."""
+    points = {}
+    for skill in SUN_SKILLS:
+        p = r.point(Spec("sunlight", SUN_PLAYERS, (), "heuristic", skill), SUN_GAMES)
+        assert p is not None
+        points[skill] = p
+    games = r.games(SUN_GAMES)
+    index = {skill: sorted(float(g.extra["win_index"]) for g in p.results) for skill, p in points.items()}
+    plt = _plt()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    bins = [i / 40 for i in range(0, 41)]
+    for skill in SUN_SKILLS:
+        left.hist(index[skill], bins=bins, histtype="step", label=f"skill {skill:g}")
+        grid = [i / 100 for i in range(0, 101)]
+        right.plot(grid, [sum(1 for x in index[skill] if x >= t) / len(index[skill]) for t in grid], label=f"skill {skill:g}")
+    for ax in (left, right):
+        ax.axvline(0.35, color="red", lw=0.8, ls="--", label="rulebook 35%")
+    right.axhline(0.5, color="grey", lw=0.5, ls=":")
+    left.set_xlabel("win index (goods' points on the killer / all ballot points)")
+    left.set_ylabel("games")
+    left.set_title(f"阳光下的罪恶 sunlight, {SUN_PLAYERS} players: win index, {games} games per skill")
+    right.set_xlabel("threshold")
+    right.set_ylabel("goods' win rate (index ≥ threshold)")
+    right.set_title("goods' win rate by threshold")
+    left.legend(fontsize=8)
+    right.legend(fontsize=8)
+    _save(fig, images / "balance_sunlight.png")
+    return {"points": points, "index": index, "games": games}
+
+
+def median_interval(xs: list[float]) -> tuple[float, float, float]:
+    """The median of sorted ``xs`` and its distribution-free 95% interval (binomial order statistics)."""
+    n = len(xs)
+    half = 1.96 * (n ** 0.5) / 2
+    lo, hi = max(0, int(n / 2 - half)), min(n - 1, int(n / 2 + half + 1))
+    mid = xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    return mid, xs[lo], xs[hi]
+
+
+def killer_club(r: Runner, images: Path) -> dict[str, Any]:
+    """8 to 16 players: killers/police counts (helper and nurse as the preset), at each skill."""
+    points: dict[tuple[int, tuple[int, int], float], Point] = {}
+    for skill in KC_SKILLS:
+        for n in KC_SIZES:
+            for k, p in KC_TEAMS:
+                pt = r.point(Spec("killer_club", n, (("killers", k), ("police", p)), "heuristic", skill), KC_GAMES)
+                if pt is not None:
+                    points[n, (k, p), skill] = pt
+    defaults = {}
+    for n in KC_SIZES:
+        roles = Counter(p.role for p in Game(Setup("killer_club", tuple(f"p{i}" for i in range(1, n + 1)), seed=SEED)).players)
+        defaults[n] = (roles["killer"], roles["police"])
+    games = r.games(KC_GAMES)
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(KC_SKILLS), figsize=(11, 4.2), sharey=True)
+    for ax, skill in zip(axes, KC_SKILLS, strict=True):
+        for j, team in enumerate(KC_TEAMS):
+            xs = [n for n in KC_SIZES if (n, team, skill) in points]
+            _bars(ax, xs, [points[n, team, skill].camp("killer") for n in xs], f"{team[0]} killers / {team[1]} police",
+                  shift=(j - 2.5) * 0.06)
+        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("players")
+        ax.set_title(f"killer_club, skill {skill:g}, {games} games per point")
+    axes[0].set_ylabel("killers' win rate")
+    axes[0].legend(fontsize=7)
+    _save(fig, images / "balance_killer_club.png")
+    return {"points": points, "defaults": defaults, "games": games}
+
+
+def vampire_village(r: Runner, images: Path) -> dict[str, Any]:
+    """Each preset (13–18 players) at each skill."""
+    points = {}
+    for skill in VV_SKILLS:
+        for n in VV_SIZES:
+            pt = r.point(Spec("vampire_village", n, (), "heuristic", skill), VV_GAMES)
+            assert pt is not None
+            points[n, skill] = pt
+    games = r.games(VV_GAMES)
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    for k, skill in enumerate(VV_SKILLS):
+        _bars(ax, VV_SIZES, [points[n, skill].camp("villagers") for n in VV_SIZES], f"skill {skill:g}", shift=(k - 1) * 0.08)
+    ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("players (the rulebook's preset)")
+    ax.set_ylabel("villagers' win rate")
+    ax.set_title(f"吸血鬼村莊 vampire_village presets, heuristic play, {games} games per point")
+    ax.legend()
+    _save(fig, images / "balance_vampire_village.png")
+    return {"points": points, "games": games}
+
+
+def human_kill(r: Runner, images: Path) -> dict[str, Any]:
+    """6 to 16 players: the thirds rule against the standard table, at each skill."""
+    points = {}
+    for skill in HK_SKILLS:
+        for dist in HK_DISTRIBUTIONS:
+            for n in HK_SIZES:
+                pt = r.point(Spec("human_kill", n, (("distribution", dist),), "heuristic", skill), HK_GAMES)
+                if pt is not None:
+                    points[n, dist, skill] = pt
+    games = r.games(HK_GAMES)
+    plt = _plt()
+    fig, axes = plt.subplots(1, len(HK_SKILLS), figsize=(11, 4.2), sharey=True)
+    for ax, skill in zip(axes, HK_SKILLS, strict=True):
+        for j, dist in enumerate(HK_DISTRIBUTIONS):
+            xs = [n for n in HK_SIZES if (n, dist, skill) in points]
+            _bars(ax, xs, [points[n, dist, skill].camp("human") for n in xs], dist, shift=(j - 0.5) * 0.1)
+        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("players")
+        ax.set_title(f"人类杀 human_kill, youkai skill {skill:g}, {games} games per point")
+    axes[0].set_ylabel("humans' win rate")
+    axes[0].legend()
+    _save(fig, images / "balance_human_kill.png")
+    return {"points": points, "games": games}
+
+
+def baseline(r: Runner) -> dict[str, Point]:
+    """Random play at each ruleset's usual size: the floor the heuristic is compared with."""
+    out = {}
+    for ruleset, n in BASELINE.items():
+        pt = r.point(Spec(ruleset, n, (), "random", 0.0), BASELINE_GAMES)
+        assert pt is not None
+        out[ruleset] = pt
+    return out
+
+
+# --- the document ----------------------------------------------------------------------------------------------
+def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict[str, Any], hk: dict[str, Any],
+           base: dict[str, Point], cpu: float, wall: float, games: int, argv: str) -> str:
+    """docs/balance.md."""
+    from forumbot.simulate.run import camps_of
+
+    out: list[str] = []
+    w = out.append
+    w("# Balance: the rulebooks' open questions, simulated\n")
+    w("- [English](#english) · [简体中文](#简体中文) · [Tables](#tables)\n")
+    w(f"Generated by `{argv}` (`benchmarks/balance.py`, master seed {SEED}): {games:,} games, "
+      f"{cpu / 60:.1f} minutes of CPU ({wall / 60:.1f} minutes on the clock). Every figure is a win rate with its "
+      "95% Wilson interval in brackets; each table says the game count, the policy, the skill and the command "
+      "that plays its games (`forumbot simulate`, [simulate.md](simulate.md)). The same seed gives the same games "
+      "for any `--jobs`, so the commands reproduce the figures exactly.\n")
+
+    # answers, computed
+    def iv_effects(lang: str) -> str:
+        def mean(pred: Any) -> float:
+            ps = [p.camp("vampire").rate for (n, sk, i), p in iv["points"].items() if pred(iv["combos"][i])]
+            return sum(ps) / len(ps)
+        starve = [(s_, mean(lambda c, s_=s_: c[1]["starve_nights"] == s_)) for s_ in IV_STARVE]
+        execs = [(e, mean(lambda c, e=e: c[1]["human_executions"] == e)) for e in IV_EXECUTIONS]
+        rules = [(lab, mean(lambda c, lab=lab: c[0] == lab)) for lab, _ in IV_RULES]
+        if lang == "zh":
+            return ("饥饿 " + " / ".join(f"{s_} 晚 {m:.0%}" for s_, m in starve) + "；处决 "
+                    + " / ".join(f"{e} 次 {m:.0%}" for e, m in execs) + "；规则 " + " / ".join(f"{lab} {m:.0%}" for lab, m in rules))
+        return ("with starvation after " + " / ".join(f"{s_} nights {m:.0%}" for s_, m in starve) + "; with "
+                + " / ".join(f"{e} executions {m:.0%}" for e, m in execs) + "; under the rule "
+                + " / ".join(f"{lab} {m:.0%}" for lab, m in rules))
+
+    iv_lines_en, iv_lines_zh = [], []
+    for n in IV_SIZES:
+        for skill in IV_SKILLS:
+            label, p = iv["best"][n, skill]
+            iv_lines_en.append(f"  - {n} players, skill {skill:g}: **{label}** — humans {pct(p.camp('human'))}, "
+                               f"vampires {pct(p.camp('vampire'))}")
+            iv_lines_zh.append(f"  - {n} 人，skill {skill:g}：**{label}** —— 人类 {pct(p.camp('human'))}，"
+                               f"吸血鬼 {pct(p.camp('vampire'))}")
+    sun_rows = []
+    sun_en, sun_zh = [], []
+    for skill in SUN_SKILLS:
+        xs = sun["index"][skill]
+        med, lo, hi = median_interval(xs)
+        at35 = sun["points"][skill].camp("good")
+        sun_rows.append((skill, med, lo, hi, at35))
+        sun_en.append(f"  - skill {skill:g}: threshold for 50% = **{med:.1%}** (95% {lo:.1%}–{hi:.1%}); at 35% the "
+                      f"goods win {pct(at35)}")
+        sun_zh.append(f"  - skill {skill:g}：好人胜率 50% 的门槛 = **{med:.1%}**（95% {lo:.1%}–{hi:.1%}）；"
+                      f"35% 时好人胜率 {pct(at35)}")
+    def crossing(lang: str) -> str:
+        for (s0, m0, *_), (s1, m1, *_) in itertools.pairwise(sun_rows):
+            if (m0 - 0.35) * (m1 - 0.35) <= 0 and m1 != m0:
+                at = s0 + (0.35 - m0) * (s1 - s0) / (m1 - m0)
+                return (f"for a table whose skill is about {at:.2f} (the median index crosses 35% between skill "
+                        f"{s0:g} and {s1:g})" if lang == "en" else
+                        f"对应 skill 约 {at:.2f} 的桌子（中位指数在 skill {s0:g} 与 {s1:g} 之间越过 35%）")
+        return ("at none of the skills simulated (the median never crosses 35% between them)" if lang == "en"
+                else "不对应所模拟的任何 skill（中位指数在其间没有越过 35%）")
+
+    kc_best: dict[tuple[int, float], tuple[tuple[int, int], Point]] = {}
+    for skill in KC_SKILLS:
+        for n in KC_SIZES:
+            cands = [(team, kc["points"][n, team, skill]) for team in KC_TEAMS if (n, team, skill) in kc["points"]]
+            kc_best[n, skill] = min(cands, key=lambda tp: (abs(tp[1].camp("killer").rate - 0.5), tp[0]))
+    kc_en = [f"  - skill {skill:g}: " + ", ".join(f"{n}: {kc_best[n, skill][0][0]}/{kc_best[n, skill][0][1]}"
+                                                     for n in KC_SIZES) for skill in KC_SKILLS]
+
+    w("## English\n")
+    w("**What the simulated play is, and what it is not.** Every game is played through the bot's own engine "
+      "(the rulesets, the command parser, the deadlines of a real season). Each player is a *heuristic*: a short "
+      "rule of thumb per role (`forumbot/simulate/heuristics/<ruleset>.py`, each citing the rulebook clause it plays "
+      "to) that uses exactly what that player has been told — his role PM, his results, the thread — and nothing "
+      "else (a test forges other players' messages and checks that no decision changes). Police and seers act on "
+      "their checks, killers and vampires spare their teammates and avoid the saves they can foresee, informed "
+      "teams agree on one target. What no simulator can play is the *talk*: persuasion, claims, bluffs, reading "
+      "tone. It is replaced by one number, the **skill**: when a player who does not know the bad camp votes (or "
+      "shoots, or poisons), the table talk points him at a real enemy with probability *skill*, otherwise he picks "
+      "among the players he does not know to be friends at random. So skill 0 is a village that reads nothing and "
+      "skill 1 a village that always knows. The figures therefore **compare parameter choices under the same "
+      "play**; they do not predict the win rate of real players, whose skill is unknown and differs between the "
+      "camps (the bad camp also talks, which the model leaves out). Where a choice is best at every skill, that "
+      "is a robust answer; where the answer moves with skill, the rulebook's choice depends on how well its "
+      "players read each other. Random play (everyone uniformly at random among legal actions) is given as the "
+      "floor.\n")
+    w("**Answers.**\n")
+    w("- **夜访吸血鬼 (interview_vampire), 12 and 13 players** — the most even of the 18 choices (rule × "
+      "starvation × executions), by the gap between the humans' and the vampires' win rates:")
+    w("\n".join(iv_lines_en))
+    w("  Averaged over the other choices, both sizes and the skills, the vampires win " + iv_effects("en")
+      + ". See [the tables](#interview_vampire-夜访吸血鬼) and `docs/images/balance_interview_vampire.png`.\n")
+    w(f"- **阳光下的罪恶 (sunlight), {SUN_PLAYERS} players** — the win index is the share of all ballot points the "
+      "goods put on the killer; its distribution moves with how well the goods read the killer. The threshold "
+      "that gives the goods 50% is the median of the index:")
+    w("\n".join(sun_en))
+    w("  The rulebook's 35% is the even threshold " + crossing("en") + ". In this model the threshold does not change the play (the "
+      "heuristic does not use clue 3, the only thing it shows), so the goods' win rate at any threshold is read "
+      "off the same games.\n")
+    w("- **killer_club, 8 to 16 players** — the killers/police counts (helper and nurse as the preset: both from "
+      "13) whose killers' win rate is nearest 50%, by player count:")
+    w("\n".join(kc_en))
+    w("  Against the bot's preset (" + ", ".join(f"{n}: {k}/{p}" for n, (k, p) in kc["defaults"].items())
+      + "); see [the table](#killer_club).\n")
+    vv_en = []
+    for n in VV_SIZES:
+        vv_en.append(f"{n}: " + ", ".join(f"{pct(vv['points'][n, s].camp('villagers'))} at skill {s:g}" for s in VV_SKILLS))
+    w("- **吸血鬼村莊 (vampire_village), each preset** — the villagers' win rate: " + "; ".join(vv_en) + ".\n")
+    hk_en = []
+    for skill in HK_SKILLS:
+        th = [f"{n}: {pct(hk['points'][n, 'thirds', skill].camp('human'))}" for n in HK_SIZES if (n, "thirds", skill) in hk["points"]]
+        hk_en.append(f"  - youkai skill {skill:g}, thirds: " + ", ".join(th))
+    w("- **人类杀 (human_kill), the thirds rule from 6 to 16** — the humans' win rate (the humans are the "
+      "informed third; the youkai read them with the skill):")
+    w("\n".join(hk_en))
+    w("  Compared with the standard table in [the table](#human_kill-人类杀).\n")
+
+    w("## 简体中文\n")
+    w("**模拟的玩法是什么、不是什么。** 每一局都经由机器人自己的规则引擎进行（规则集、指令解析、截止时间与正式赛季相同）。"
+      "每名玩家按“启发式”行动：每个角色一条简短的经验规则（`forumbot/simulate/heuristics/<规则集>.py`，各自注明依据的规则条文），"
+      "只使用该玩家被告知的信息——身份私信、查验结果、游戏帖——别无其他（有测试伪造其他玩家的私信并确认决定不变）。"
+      "警察与预言家按查验结果行动，杀手与吸血鬼不伤队友、避开可预见的救人，知道彼此的队伍统一目标。"
+      "模拟器无法进行的是**讨论**：说服、跳身份、诈、读语气。它被一个数字代替，即 **skill**："
+      "不知道坏人阵营的玩家投票（或开枪、下毒）时，讨论以 skill 的概率把他引向真正的敌人，否则他在不确定是友方的玩家中随机选择。"
+      "skill 0 是完全读不出人的村子，skill 1 是永远知道的村子。因此这些数字是**在同样的玩法下比较参数**，"
+      "不能预测真人的胜率（真人的水平未知，而且两个阵营不同；坏人也会发言，模型没有包括）。"
+      "在各个 skill 下都最好的选择是稳健的答案；随 skill 变化的答案说明规则的选择取决于玩家互相读人的能力。"
+      "随机玩法（所有人在合法操作中均匀随机）作为下限列出。\n")
+    w("**结论。**\n")
+    w("- **夜访吸血鬼，12 与 13 人**——18 种选择（胜利规则 × 饥饿夜数 × 处决次数）中最均衡的（按人类与吸血鬼胜率之差）：")
+    w("\n".join(iv_lines_zh))
+    w("  对其他选择、两种人数和各 skill 取平均，吸血鬼胜率：" + iv_effects("zh") + "。\n")
+    w(f"- **阳光下的罪恶，{SUN_PLAYERS} 人**——胜利指数是好人投给杀手的分数占全部选票分数的比例，其分布随好人读出杀手的能力移动。"
+      "使好人胜率为 50% 的门槛就是指数的中位数：")
+    w("\n".join(sun_zh))
+    w("  规则书的 35% " + crossing("zh") + "。在本模型中门槛不改变玩法（启发式不使用线索 3，"
+      "门槛只影响线索 3），所以任一门槛下的好人胜率都从同一批对局读出。\n")
+    kc_zh = [f"  - skill {skill:g}：" + "，".join(f"{n} 人 {kc_best[n, skill][0][0]}/{kc_best[n, skill][0][1]}"
+                                                 for n in KC_SIZES) for skill in KC_SKILLS]
+    w("- **杀手俱乐部，8 至 16 人**——杀手胜率最接近 50% 的杀手/警察人数（杀助、护士按预设：13 人起各 1）：")
+    w("\n".join(kc_zh))
+    w("  机器人的预设为：" + "，".join(f"{n} 人 {k}/{p}" for n, (k, p) in kc["defaults"].items()) + "。\n")
+    vv_zh = [f"{n} 人：" + "，".join(f"skill {s:g} 时 {pct(vv['points'][n, s].camp('villagers'))}" for s in VV_SKILLS)
+             for n in VV_SIZES]
+    w("- **吸血鬼村莊，各预设**——村民胜率：" + "；".join(vv_zh) + "。\n")
+    hk_zh = [line.replace("youkai skill", "妖怪 skill").replace("thirds", "三分法") for line in hk_en]
+    w("- **人类杀，6 至 16 人的三分法**——人类胜率（人类是知情的三分之一；妖怪以 skill 读人）：")
+    w("\n".join(hk_zh))
+    w("  与标准配置的比较见下表。\n")
+
+    w("## Tables\n")
+    w("Cells: win rate (95% Wilson interval). 单元格：胜率（95% Wilson 置信区间）。\n")
+    # random floor
+    w("### Random play (the floor) / 随机玩法（下限）\n")
+    w(f"{next(iter(base.values())).games:,} games each, policy random, seed {SEED}.\n")
+    rows = []
+    for ruleset, p in base.items():
+        camps = [c for c in (*camps_of(ruleset), *p.summary.camps) if c != "none"]
+        shown = ", ".join(f"{c} {pct(p.camp(c))}" for c in dict.fromkeys(camps) if p.camp(c).wins)
+        rows.append([ruleset, str(BASELINE[ruleset]), shown,
+                     f"`{command(ruleset, BASELINE[ruleset], p.games, 0, policy='random')}`"])
+    w(table(["ruleset", "players", "wins", "command"], rows) + "\n")
+
+    # interview_vampire
+    w("### interview_vampire 夜访吸血鬼\n")
+    w("![interview_vampire](images/balance_interview_vampire.png)\n")
+    w(f"{iv['games']} games per cell, heuristic play. Cells: humans / vampires. Commands, for each players N and "
+      "skill S:\n")
+    for rule_label, rule in IV_RULES:
+        w(f"- {rule_label}: `" + command("interview_vampire", "N", iv["games"], "S", rule,
+                                          {"starve_nights": IV_STARVE, "human_executions": IV_EXECUTIONS}) + "`")
+    w("")
+    for n in IV_SIZES:
+        w(f"**{n} players**\n")
+        rows = []
+        for i, label in enumerate(iv["labels"]):
+            cells = []
+            for skill in IV_SKILLS:
+                p = iv["points"][n, skill, i]
+                cells.append(f"{pct(p.camp('human'))} / {pct(p.camp('vampire'))}")
+            rows.append([label, *cells])
+        w(table(["rule, starvation, executions", *[f"skill {s:g}" for s in IV_SKILLS]], rows) + "\n")
+
+    # sunlight
+    w("### sunlight 阳光下的罪恶\n")
+    w("![sunlight](images/balance_sunlight.png)\n")
+    w(f"{sun['games']} games per skill, {SUN_PLAYERS} players, heuristic play; command: `"
+      + command("sunlight", SUN_PLAYERS, sun["games"], "S", extra=" --out DIR") + "` (the win index of every game is "
+      "in DIR/games.csv). The goods' win rate at threshold *t* is the share of games with index ≥ *t*.\n")
+    rows = []
+    for skill, med, lo, hi, at35 in sun_rows:
+        xs = sun["index"][skill]
+        qs = [xs[min(len(xs) - 1, int(q * len(xs)))] for q in (0.1, 0.25, 0.75, 0.9)]
+        rows.append([f"{skill:g}", f"{med:.1%} ({lo:.1%}–{hi:.1%})", " / ".join(f"{q:.1%}" for q in qs), pct(at35)])
+    w(table(["skill", "median index = 50% threshold (95%)", "index 10% / 25% / 75% / 90%", "goods at 35%"], rows) + "\n")
+    rows = []
+    for skill in SUN_SKILLS:
+        xs = sun["index"][skill]
+        rows.append([f"{skill:g}", *[pct(wilson(sum(1 for x in xs if x >= t), len(xs))) for t in SUN_THRESHOLDS]])
+    w(table(["skill \\ threshold", *[f"{t:.0%}" for t in SUN_THRESHOLDS]], rows) + "\n")
+
+    # killer_club
+    w("### killer_club\n")
+    w("![killer_club](images/balance_killer_club.png)\n")
+    w(f"{kc['games']} games per cell, heuristic play; killers' win rate; helper and nurse as the preset (one each "
+      "from 13 players); a blank cell is a count the ruleset refuses (as many killers as the others). Command for "
+      "N players, K killers, P police, skill S: `" + command("killer_club", "N", kc["games"], "S",
+                                                             {"killers": "K", "police": "P"}) + "`\n")
+    for skill in KC_SKILLS:
+        w(f"**skill {skill:g}**\n")
+        rows = []
+        for n in KC_SIZES:
+            cells = []
+            for team in KC_TEAMS:
+                p = kc["points"].get((n, team, skill))
+                mark = "**" if p is not None and kc_best[n, skill][0] == team else ""
+                cells.append(f"{mark}{pct(p.camp('killer'))}{mark}" if p else "")
+            rows.append([str(n), f"{kc['defaults'][n][0]}/{kc['defaults'][n][1]}", *cells])
+        w(table(["players", "preset", *[f"{k}/{p}" for k, p in KC_TEAMS]], rows) + "\n")
+
+    # vampire_village
+    w("### vampire_village 吸血鬼村莊\n")
+    w("![vampire_village](images/balance_vampire_village.png)\n")
+    w(f"{vv['games']} games per cell, the rulebook's preset for each count, heuristic play. Cells: villagers / "
+      "vampires (/ piper or lovers when they won). Command: `" + command("vampire_village", "N", vv["games"], "S") + "`\n")
+    rows = []
+    for n in VV_SIZES:
+        cells = []
+        for skill in VV_SKILLS:
+            p = vv["points"][n, skill]
+            others = [c for c in p.summary.camps if c not in ("villagers", "vampires", "none") and p.camp(c).wins]
+            cells.append(" / ".join([pct(p.camp("villagers")), pct(p.camp("vampires")),
+                                     *[f"{c} {pct(p.camp(c))}" for c in others]]))
+        rows.append([str(n), *cells])
+    w(table(["players", *[f"skill {s:g}" for s in VV_SKILLS]], rows) + "\n")
+
+    # human_kill
+    w("### human_kill 人类杀\n")
+    w("![human_kill](images/balance_human_kill.png)\n")
+    w(f"{hk['games']} games per cell, heuristic play; humans' win rate (other camps: youkai, Parsee, Doremy). "
+      "Command: `" + command("human_kill", "N", hk["games"], "S", {"distribution": "D"}) + "` with D = standard or "
+      "thirds.\n")
+    rows = []
+    for n in HK_SIZES:
+        cells = []
+        for skill in HK_SKILLS:
+            for dist in HK_DISTRIBUTIONS:
+                p = hk["points"].get((n, dist, skill))
+                cells.append(pct(p.camp("human")) if p else "")
+        rows.append([str(n), *cells])
+    w(table(["players", *[f"{d}, skill {s:g}" for s in HK_SKILLS for d in HK_DISTRIBUTIONS]], rows) + "\n")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Simulate everything, draw the plots, write docs/balance.md."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count (a quick look: 0.1)")
+    ap.add_argument("--out", type=Path, default=Path("docs"), help="where balance.md and images/ go")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    r = Runner(args.jobs, args.scale)
+    images = args.out / "images"
+    try:
+        sections = []
+        for name, fn in (("interview_vampire", interview_vampire), ("sunlight", sunlight), ("killer_club", killer_club),
+                         ("vampire_village", vampire_village), ("human_kill", human_kill)):
+            t = time.perf_counter()
+            sections.append(fn(r, images))
+            print(f"{name}: done in {time.perf_counter() - t:.0f} s, CPU so far {cpu_seconds():.0f} s", flush=True)
+        base = baseline(r)
+    finally:
+        r.close()
+    cli = "python benchmarks/balance.py" + (f" --scale {args.scale:g}" if args.scale != 1 else "") + f" --jobs {args.jobs}"
+    text = render(*sections, base, cpu_seconds(), time.perf_counter() - start, r.games_played, cli)
+    (args.out / "balance.md").write_text(text, encoding="utf-8")
+    print(f"wrote {args.out / 'balance.md'}: {r.games_played} games, {cpu_seconds():.0f} s CPU")
+
+
+if __name__ == "__main__":
+    main()
