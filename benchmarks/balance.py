@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import itertools
 import multiprocessing
+import pickle
+import random
 import resource
 import time
 import warnings
@@ -27,8 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.engine.game import Game, Setup, SetupError
+from forumbot.simulate.actions import Action, Option
 from forumbot.simulate.play import GameResult
+from forumbot.simulate.policies import POLICIES, make_policy
 from forumbot.simulate.run import Rate, Spec, Summary, run, summarise, wilson
+from forumbot.simulate.view import View
 
 SEED = 1
 
@@ -337,9 +342,39 @@ def baseline(r: Runner) -> dict[str, Point]:
     return out
 
 
+class _NoConversion:
+    """interview_vampire's heuristic with conversions taken out (a sensitivity check of the model's
+    choice to convert; not a policy of the command line)."""
+
+    def __init__(self, ruleset: str, skill: float) -> None:
+        self.inner = make_policy("heuristic", ruleset, skill)
+
+    def choose(self, view: View, legal_actions: list[Option], rng: random.Random) -> Action | None:
+        return self.inner.choose(view, [o for o in legal_actions if o.key != "convert"], rng)
+
+
+POLICIES.setdefault("heuristic_no_conversion", _NoConversion)  # inherited by the forked workers
+
+NO_CONVERSION_RULES = (("final four", {"vampire_rule": "final"}), ("1/4, 2 dawns", {"vampire_rule": "text", "hold_dawns": 2}))
+
+
+def no_conversion(r: Runner) -> dict[tuple[int, str, str], Point]:
+    """interview_vampire at skill 0, starvation 2, 4 executions: vampires who convert (the heuristic) and
+    vampires who never do."""
+    out = {}
+    for n in IV_SIZES:
+        for label, rule in NO_CONVERSION_RULES:
+            for policy in ("heuristic", "heuristic_no_conversion"):
+                pt = r.point(Spec("interview_vampire", n, tuple(rule.items()), policy, 0.0), IV_GAMES)
+                assert pt is not None
+                out[n, label, policy] = pt
+    return out
+
+
 # --- the document ----------------------------------------------------------------------------------------------
 def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict[str, Any], hk: dict[str, Any],
-           base: dict[str, Point], cpu: float, wall: float, games: int, argv: str) -> str:
+           base: dict[str, Point], sensitivity: dict[tuple[int, str, str], Point], cpu: float, wall: float, games: int,
+           argv: str) -> str:
     """docs/balance.md."""
     from forumbot.simulate.run import camps_of
 
@@ -372,10 +407,14 @@ def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict
     for n in IV_SIZES:
         for skill in IV_SKILLS:
             label, p = iv["best"][n, skill]
+            v = p.camp("vampire")
+            uneven_en = "" if v.low <= 0.5 <= v.high else (" (not even: no choice simulated is)" if v.high < 0.5
+                                                           else " (not even: the vampires are ahead)")
+            uneven_zh = "" if v.low <= 0.5 <= v.high else ("（仍不均衡：所模拟的选择都不均衡）" if v.high < 0.5 else "（不均衡：吸血鬼占优）")
             iv_lines_en.append(f"  - {n} players, skill {skill:g}: **{label}** — humans {pct(p.camp('human'))}, "
-                               f"vampires {pct(p.camp('vampire'))}")
+                               f"vampires {pct(v)}{uneven_en}")
             iv_lines_zh.append(f"  - {n} 人，skill {skill:g}：**{label}** —— 人类 {pct(p.camp('human'))}，"
-                               f"吸血鬼 {pct(p.camp('vampire'))}")
+                               f"吸血鬼 {pct(v)}{uneven_zh}")
     sun_rows = []
     sun_en, sun_zh = [], []
     for skill in SUN_SKILLS:
@@ -428,6 +467,20 @@ def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict
     w("\n".join(iv_lines_en))
     w("  Averaged over the other choices, both sizes and the skills, the vampires win " + iv_effects("en")
       + ". See [the tables](#interview_vampire-夜访吸血鬼) and `docs/images/balance_interview_vampire.png`.\n")
+    converting_costs = sum(p.camp("vampire").rate * (1 if pol == "heuristic_no_conversion" else -1)
+                           for (_, _, pol), p in sensitivity.items()) > 0
+    sens_en = "; ".join(
+        f"{n} players, {label}: converting {pct(sensitivity[n, label, 'heuristic'].camp('vampire'))}, never converting "
+        f"{pct(sensitivity[n, label, 'heuristic_no_conversion'].camp('vampire'))}"
+        for n in IV_SIZES for label, _ in NO_CONVERSION_RULES)
+    w("  **How much this depends on the vampires' play.** The heuristic vampire converts at his first chance and "
+      "then one chance in three (the rule's parameters are about conversions, criminals and starvation, which a "
+      "vampire who never converts never meets). A sensitivity check at skill 0, starvation 2, 4 executions "
+      f"({sensitivity[IV_SIZES[0], NO_CONVERSION_RULES[0][0], 'heuristic'].games} games each; the vampires' win "
+      f"rate): {sens_en}. " + ("Conversions cost the vampires in this model (new biters collide and starve), so "
+                               "the vampires' rates above are those of vampires who convert, not the best the "
+                               "vampires can do.\n" if converting_costs else
+                               "Converting does not cost the vampires here, so the rates above are not held down by it.\n"))
     w(f"- **阳光下的罪恶 (sunlight), {SUN_PLAYERS} players** — the win index is the share of all ballot points the "
       "goods put on the killer; its distribution moves with how well the goods read the killer. The threshold "
       "that gives the goods 50% is the median of the index:")
@@ -468,6 +521,15 @@ def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict
     w("- **夜访吸血鬼，12 与 13 人**——18 种选择（胜利规则 × 饥饿夜数 × 处决次数）中最均衡的（按人类与吸血鬼胜率之差）：")
     w("\n".join(iv_lines_zh))
     w("  对其他选择、两种人数和各 skill 取平均，吸血鬼胜率：" + iv_effects("zh") + "。\n")
+    sens_zh = "；".join(
+        f"{n} 人、{label}：转化 {pct(sensitivity[n, label, 'heuristic'].camp('vampire'))}，从不转化 "
+        f"{pct(sensitivity[n, label, 'heuristic_no_conversion'].camp('vampire'))}"
+        for n in IV_SIZES for label, _ in NO_CONVERSION_RULES)
+    w("  **这些结果在多大程度上取决于吸血鬼的玩法。** 启发式吸血鬼在第一次有机会时转化，之后每次机会以三分之一的概率转化"
+      "（规则的参数关乎转化、罪犯和饥饿，从不转化的吸血鬼不会遇到它们）。在 skill 0、饥饿 2 晚、处决 4 次下的敏感性检验"
+      f"（各 {sensitivity[IV_SIZES[0], NO_CONVERSION_RULES[0][0], 'heuristic'].games} 局；吸血鬼胜率）：{sens_zh}。"
+      + ("在本模型中转化对吸血鬼不利（新的吸血者互相撞车而饿死），所以上面的吸血鬼胜率是会转化的吸血鬼的胜率，而不是吸血鬼的最佳成绩。\n"
+         if converting_costs else "在这里转化并不降低吸血鬼的胜率。\n"))
     w(f"- **阳光下的罪恶，{SUN_PLAYERS} 人**——胜利指数是好人投给杀手的分数占全部选票分数的比例，其分布随好人读出杀手的能力移动。"
       "使好人胜率为 50% 的门槛就是指数的中位数：")
     w("\n".join(sun_zh))
@@ -596,24 +658,41 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every game count (a quick look: 0.1)")
     ap.add_argument("--out", type=Path, default=Path("docs"), help="where balance.md and images/ go")
+    ap.add_argument("--cache", type=Path, help="keep the figures in this file (pickle) for --render-only")
+    ap.add_argument("--render-only", action="store_true", help="write the doc from --cache without simulating")
     args = ap.parse_args(argv)
-    start = time.perf_counter()
-    r = Runner(args.jobs, args.scale)
-    images = args.out / "images"
-    try:
-        sections = []
-        for name, fn in (("interview_vampire", interview_vampire), ("sunlight", sunlight), ("killer_club", killer_club),
-                         ("vampire_village", vampire_village), ("human_kill", human_kill)):
-            t = time.perf_counter()
-            sections.append(fn(r, images))
-            print(f"{name}: done in {time.perf_counter() - t:.0f} s, CPU so far {cpu_seconds():.0f} s", flush=True)
-        base = baseline(r)
-    finally:
-        r.close()
     cli = "python benchmarks/balance.py" + (f" --scale {args.scale:g}" if args.scale != 1 else "") + f" --jobs {args.jobs}"
-    text = render(*sections, base, cpu_seconds(), time.perf_counter() - start, r.games_played, cli)
+    images = args.out / "images"
+    if args.render_only:
+        with args.cache.open("rb") as f:
+            figures = pickle.load(f)
+    else:
+        start = time.perf_counter()
+        r = Runner(args.jobs, args.scale)
+        try:
+            sections = []
+            for name, fn in (("interview_vampire", interview_vampire), ("sunlight", sunlight), ("killer_club", killer_club),
+                             ("vampire_village", vampire_village), ("human_kill", human_kill)):
+                t = time.perf_counter()
+                sections.append(fn(r, images))
+                print(f"{name}: done in {time.perf_counter() - t:.0f} s, CPU so far {cpu_seconds():.0f} s", flush=True)
+            base = baseline(r)
+            sensitivity = no_conversion(r)
+        finally:
+            r.close()
+        for section in sections:  # only sunlight's games are needed once summarised (its win indices)
+            for p in section["points"].values():
+                if p.spec.ruleset != "sunlight":
+                    p.results = []
+        figures = {"sections": sections, "base": base, "sensitivity": sensitivity, "cpu": cpu_seconds(),
+                   "wall": time.perf_counter() - start, "games": r.games_played, "cli": cli}
+        if args.cache:
+            with args.cache.open("wb") as f:
+                pickle.dump(figures, f)
+    text = render(*figures["sections"], figures["base"], figures["sensitivity"], figures["cpu"], figures["wall"],
+                  figures["games"], figures["cli"])
     (args.out / "balance.md").write_text(text, encoding="utf-8")
-    print(f"wrote {args.out / 'balance.md'}: {r.games_played} games, {cpu_seconds():.0f} s CPU")
+    print(f"wrote {args.out / 'balance.md'}: {figures['games']} games, {figures['cpu']:.0f} s CPU")
 
 
 if __name__ == "__main__":
