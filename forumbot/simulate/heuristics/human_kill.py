@@ -1,11 +1,12 @@
 """human_kill (人类杀, a reverse werewolf): the informed minority is the humans.
 
-- Humans (普通人类 and 博丽灵梦, 「人类之间互相知道身份」) exorcise by day with their team: the first to
-  ballot picks a living player outside the team — the table talk's pick (:meth:`View.hunch`) when it
-  gives one, else at random — and the others follow the ballot relayed to them (「投票会转告其他人类」), so
-  the team's votes never split. At night's banishment every human votes for the player the team named
-  that day while he lives, else for the lowest-numbered living player outside the team (a convention a
-  team that knows itself can keep). Reimu names for her take (带走) a player outside the team.
+- Humans (普通人类 and 博丽灵梦: 「所有该阵营玩家可以互相确认彼此身份，然后进行讨论」, then
+  「人类阵营玩家共同投票选出一名任意未出局玩家并将其退治」) exorcise by day with their team: the first to ballot
+  picks a living player outside the team — the table talk's pick (:meth:`View.hunch`) when it gives one,
+  else at random — and the others follow the ballot relayed to them (the bot relays each ballot to the
+  other humans, ``docs/human_kill.md``), so the team's votes never split. At night's banishment every
+  human votes for the player the team named that day while he lives, else for the lowest-numbered
+  living player outside the team (a convention a team that knows itself can keep). Reimu names for her take (带走) a player outside the team.
 - 森近霖之助 (Rinnosuke, a human no one knows) and every youkai follow the noisy suspicion
   (:func:`~forumbot.simulate.heuristics.common.suspect`, ``--skill``); no one ever abstains.
 - 蕾米莉亚 (Remilia) checks a player whose side she does not know and votes for the humans she found.
@@ -14,12 +15,15 @@
   it gives one.
 - 二岩猯藏 (Mamizou) disguises a random other player (not the same two days running: the legal actions).
 - 风见幽香 (Yuuka) names for her take the table talk's pick, else a random other player, once.
+- Nobody votes for a banished Utsuho (revealed, she counts as alive but cannot be voted for:
+  ``docs/human_kill.md`` § Roles).
 - 哆来咪 (Doremy) dreams players not yet in a nightmare; 水桥帕露西 (Parsee) votes at random.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from forumbot.simulate.actions import Action, Option
 from forumbot.simulate.heuristics.common import by_key, friends_and_enemies, one, seat, seats, suspect
@@ -42,6 +46,12 @@ def _team_target(view: View) -> int | None:
             if t is not None:
                 return t
     return None
+
+
+def _sealed(view: View) -> set[int]:
+    """A banished 灵乌路空 (Utsuho) stays in the game but may not be voted for: the banish post reveals her."""
+    return {t for p in view.posts if p.key == "human_kill/banish_result" and p.data.get("utsuho")
+            for t in seats(view, [p.data.get("chosen")])}
 
 
 def heuristic(view: View, options: list[Option], rng: random.Random, skill: float) -> Action | None:
@@ -89,6 +99,11 @@ def heuristic(view: View, options: list[Option], rng: random.Random, skill: floa
         return by["dream"].action(picks) if picks else None
     if "vote" in by:
         o = by["vote"]
+        sealed = _sealed(view)
+        if sealed:
+            o = replace(o, targets=tuple(t for t in o.targets if t not in sealed))
+            if not o.targets:
+                return None
         if team and view.phase[0] in ("banish", "banish_runoff"):
             t = _team_target(view)
             if t is None or t not in o.targets:

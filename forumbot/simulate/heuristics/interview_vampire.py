@@ -1,7 +1,7 @@
 """interview_vampire (夜访吸血鬼): vampires who feed, kill and convert on purpose; humans who vote by the
 table talk.
 
-The rulebook's night (README rulings on 000; ``docs/interview_vampire.md`` § rules as implemented): a
+The rulebook's night (夜访吸血鬼 as ``docs/interview_vampire.md`` implements it): a
 vampire needs two successful sucks a night (three when converting), hungry ``starve_nights`` nights
 running he starves; a target named by two biters fails for both; a biter whose names tonight and last
 night share exactly one player, sucked successfully both nights, kills him; sucking a vampire is a
@@ -10,8 +10,8 @@ crime (he turns criminal); a conversion names one of last night's victims.
 - A vampire knows the players he converted (``convert_recorded``): he never sucks them (a crime) nor
   votes for them. When he fed last night (``dawn_report``: both sucks took) and one of last night's
   names still lives, he repeats exactly that one and adds a fresh name — a kill
-  (「连续两晚吸同一人，此人死亡」). When he did not feed although he named two, another biter hit one of his
-  names (the collision he can foresee): that biter may repeat it tonight, so he avoids last night's
+  (「同一个吸血鬼连续两夜吸同一个人的血成功，就可以杀死这个人」, 「如AB-BC，则B将被杀死」). When he did not feed although he named two, another biter hit one of his
+  names (「不能和其它吸血鬼…撞车，否则同样视为吸血失败」: the collision he can foresee): that biter may repeat it tonight, so he avoids last night's
   names. He converts when the rules let him (the legal actions) on his first chance, then one chance in
   three, and sucks three others that night.
 - A criminal sucks one player, repeating last night's when he fed (a kill), never one he converted.

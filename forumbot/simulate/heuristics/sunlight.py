@@ -1,6 +1,6 @@
 """sunlight (阳光下的罪恶): the choices that move the win index and the personal scores.
 
-The rulebook's sums (README rulings on 001): a ballot names one or two living players, 3 points to the
+The rulebook's sums (阳光下的罪恶 as ``docs/sunlight.md`` implements it): a ballot names one or two living players, 3 points to the
 first and 2 to the second; a good's score for a round is the points he gave the killer minus the points
 he gave others; the killer's is 1.5·n minus the points he received; the win index is the goods' points
 on the killer over all ballot points, and the goods win at or above the threshold (35%).
@@ -19,7 +19,7 @@ on the killer over all ballot points, and the goods win at or above the threshol
 - Clue poll: the killer votes "no clue"; a good votes for clue 1 (whether the player just voted out was
   the killer), else the lowest clue offered.
 
-A good made killer (「杀手出局后…指定继任者」: ``sunlight/you_are_killer``) plays as the killer from then on.
+A good made killer (「如果凶手被投死，必须立即在幸存好人中指定一名接任凶手」: ``sunlight/you_are_killer``) plays as the killer from then on.
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
 """vampire_village (吸血鬼村莊): each role's powers, used on what that player knows.
 
-- Vampires (「吸血鬼互相知道身份」) agree on one kill a night — the first vampire to act orders, the others
+- Vampires (「商討之后選擇任意一個玩家將其殺死」: they know each other) agree on one kill a night — the first vampire to act orders, the others
   see the relayed order and leave it — never a teammate (lovers never target each other: the
   simulator's legal actions), and avoid likely saves: the guard protects one player a night, not the
-  same player two nights running, and the witch's antidote is good once, so a player the vampires
+  same player two nights running (「不能連續兩晚守護同一個人」), and the witch's antidote is good once, so a player the vampires
   attacked last night who did not die was protected and cannot be guarded again tonight: they strike
   him again. Otherwise they leave the sheriff alone (the guard's likely charge) and take first the
   player who has voted most often for a vampire in the public ballots (a likely seer), else anyone.
   They never kill themselves (自殺 is a last resort the heuristic does not play).
-- The seer (預言家, 「每晚可查驗一人的身份」) checks a player whose role she does not know; she and every
+- The seer (預言家, 「每晚可以確認一個人的真實身份」) checks a player whose role she does not know; she and every
   villager vote for a known vampire, never a known villager, else follow the table talk
   (:func:`~forumbot.simulate.heuristics.common.suspect`, ``--skill``).
-- The witch (女巫, each potion once) saves the victim she is told of; she poisons only a player the
+- The witch (女巫, 「有一瓶毒藥和一瓶解藥」, each once, 「一個晚上只能最多使用一次藥」) saves the victim she is told of; she poisons only a player the
   table talk names (she knows no one), from night 2.
 - The guard (守衛) protects the sheriff when the rule allows (not two nights running), else himself.
 - The hunter (獵人) shoots, when he dies, a known vampire or the table talk's pick; with no read he
