@@ -70,10 +70,10 @@ class Metrics:
             self.cycle.labels(season, forum).observe(bot.last_cycle_seconds)
 
     def forget(self, season: str, forum: str) -> None:
-        """Drop the labelled series of a season this worker no longer judges."""
-        for metric in (self.polls, self.poll_lag, self.deadline_lag, self.failed_writes, self.cycle):
-            with contextlib.suppress(KeyError):
-                metric.remove(season, forum)
+        """Drop the gauges of a season this worker no longer judges (its counters and histograms stay, so
+        that rates and the deadline lag over time still count it)."""
+        with contextlib.suppress(KeyError):
+            self.poll_lag.remove(season, forum)
         for status in ("pending", "sending", "failed", "sent", "undeliverable", "cancelled"):
             with contextlib.suppress(KeyError):
                 self.outbox.remove(season, forum, status)

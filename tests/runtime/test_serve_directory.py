@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from serve_helpers import Forums, soon, wait_for, write_season
+from typer.testing import CliRunner
 
+from forumbot.cli import app
 from forumbot.config import load_config
 from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.bot import Bot
@@ -83,3 +85,14 @@ def test_a_directory_of_seasons_new_files_picked_up_and_finished_ones_archived(t
     assert len(beta.threads) == 1
     sent = [(m.recipient, m.body) for m in beta.sent]
     assert len(sent) == len(set(sent)), "a private message was sent twice"
+    # `forumbot status DIR`: one line a season, archived ones included
+    out = CliRunner().invoke(app, ["status", str(tmp_path)]).output
+    assert "alpha: over, winner" in out and "(done/alpha.toml)" in out and "beta: over" in out
+    assert "notes.toml: not a season file" in out
+    (tmp_path / "gamma.toml").write_text((tmp_path / "done" / "beta.toml").read_text().replace('"beta"', '"gamma"'))
+    assert "gamma: not started (gamma.toml)" in CliRunner().invoke(app, ["status", str(tmp_path)]).output
+
+
+def test_serve_refuses_what_is_not_a_directory(tmp_path):
+    out = CliRunner().invoke(app, ["serve", str(tmp_path / "missing")])
+    assert out.exit_code == 2 and "not a directory of season files" in out.output
