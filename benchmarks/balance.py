@@ -20,7 +20,6 @@ import pickle
 import random
 import resource
 import time
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -156,10 +155,6 @@ def _plt() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    # Chinese titles: a CJK font as fallback where one is installed (else the glyphs are boxes, not an error)
-    plt.rcParams["font.sans-serif"] = ["DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC"]
-    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-    warnings.filterwarnings("ignore", message="findfont: Font family")
     return plt
 
 
@@ -177,7 +172,7 @@ def _save(fig: Any, path: Path) -> None:
 
 
 # --- the sections ------------------------------------------------------------------------------------------
-def interview_vampire(r: Runner, images: Path) -> dict[str, Any]:
+def interview_vampire(r: Runner) -> dict[str, Any]:
     """12 and 13 players: every starvation length × execution count × vampire rule, at each skill."""
     combos = [(label, {**rule, "starve_nights": s, "human_executions": e})
               for label, rule in IV_RULES for s in IV_STARVE for e in IV_EXECUTIONS]
@@ -189,20 +184,7 @@ def interview_vampire(r: Runner, images: Path) -> dict[str, Any]:
                 assert p is not None
                 points[n, skill, i] = p
     games = r.games(IV_GAMES)
-    plt = _plt()
-    fig, axes = plt.subplots(len(IV_SIZES), 1, figsize=(11, 4.2 * len(IV_SIZES)), sharex=True)
     labels = [f"{lab}, starve {p['starve_nights']}, exec {p['human_executions']}" for lab, p in combos]
-    for ax, n in zip(axes, IV_SIZES, strict=True):
-        for k, skill in enumerate(IV_SKILLS):
-            _bars(ax, range(len(combos)), [points[n, skill, i].camp("vampire") for i in range(len(combos))],
-                  f"skill {skill:g}", shift=(k - 1) * 0.15)
-        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
-        ax.set_ylim(0, 1)
-        ax.set_ylabel("vampires' win rate")
-        ax.set_title(f"夜访吸血鬼 interview_vampire, {n} players, heuristic play, {games} games per point")
-        ax.legend(loc="upper left")
-    axes[-1].set_xticks(range(len(combos)), labels, rotation=60, ha="right", fontsize=8)
-    _save(fig, images / "balance_interview_vampire.png")
     best = {}
     for n in IV_SIZES:
         for skill in IV_SKILLS:
@@ -212,7 +194,7 @@ def interview_vampire(r: Runner, images: Path) -> dict[str, Any]:
     return {"combos": combos, "labels": labels, "points": points, "best": best, "games": games}
 
 
-def sunlight(r: Runner, images: Path) -> dict[str, Any]:
+def sunlight(r: Runner) -> dict[str, Any]:
     """19 players: the win index of every game at each skill; the goods' win rate at each threshold."""
     points = {}
     for skill in SUN_SKILLS:
@@ -221,25 +203,6 @@ def sunlight(r: Runner, images: Path) -> dict[str, Any]:
         points[skill] = p
     games = r.games(SUN_GAMES)
     index = {skill: sorted(float(g.extra["win_index"]) for g in p.results) for skill, p in points.items()}
-    plt = _plt()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    bins = [i / 40 for i in range(0, 41)]
-    for skill in SUN_SKILLS:
-        left.hist(index[skill], bins=bins, histtype="step", label=f"skill {skill:g}")
-        grid = [i / 100 for i in range(0, 101)]
-        right.plot(grid, [sum(1 for x in index[skill] if x >= t) / len(index[skill]) for t in grid], label=f"skill {skill:g}")
-    for ax in (left, right):
-        ax.axvline(0.35, color="red", lw=0.8, ls="--", label="rulebook 35%")
-    right.axhline(0.5, color="grey", lw=0.5, ls=":")
-    left.set_xlabel("win index (goods' points on the killer / all ballot points)")
-    left.set_ylabel("games")
-    left.set_title(f"阳光下的罪恶 sunlight, {SUN_PLAYERS} players: win index, {games} games per skill")
-    right.set_xlabel("threshold")
-    right.set_ylabel("goods' win rate (index ≥ threshold)")
-    right.set_title("goods' win rate by threshold")
-    left.legend(fontsize=8)
-    right.legend(fontsize=8)
-    _save(fig, images / "balance_sunlight.png")
     return {"points": points, "index": index, "games": games}
 
 
@@ -252,7 +215,7 @@ def median_interval(xs: list[float]) -> tuple[float, float, float]:
     return mid, xs[lo], xs[hi]
 
 
-def killer_club(r: Runner, images: Path) -> dict[str, Any]:
+def killer_club(r: Runner) -> dict[str, Any]:
     """8 to 16 players: killers/police counts (helper and nurse as the preset), at each skill."""
     points: dict[tuple[int, tuple[int, int], float], Point] = {}
     for skill in KC_SKILLS:
@@ -266,6 +229,79 @@ def killer_club(r: Runner, images: Path) -> dict[str, Any]:
         roles = Counter(p.role for p in Game(Setup("killer_club", tuple(f"p{i}" for i in range(1, n + 1)), seed=SEED)).players)
         defaults[n] = (roles["killer"], roles["police"])
     games = r.games(KC_GAMES)
+    return {"points": points, "defaults": defaults, "games": games}
+
+
+def vampire_village(r: Runner) -> dict[str, Any]:
+    """Each preset (13–18 players) at each skill."""
+    points = {}
+    for skill in VV_SKILLS:
+        for n in VV_SIZES:
+            pt = r.point(Spec("vampire_village", n, (), "heuristic", skill), VV_GAMES)
+            assert pt is not None
+            points[n, skill] = pt
+    games = r.games(VV_GAMES)
+    return {"points": points, "games": games}
+
+
+def human_kill(r: Runner) -> dict[str, Any]:
+    """6 to 16 players: the thirds rule against the standard table, at each skill."""
+    points = {}
+    for skill in HK_SKILLS:
+        for dist in HK_DISTRIBUTIONS:
+            for n in HK_SIZES:
+                pt = r.point(Spec("human_kill", n, (("distribution", dist),), "heuristic", skill), HK_GAMES)
+                if pt is not None:
+                    points[n, dist, skill] = pt
+    games = r.games(HK_GAMES)
+    return {"points": points, "games": games}
+
+
+def plot_interview_vampire(d: dict[str, Any], images: Path) -> None:
+    """docs/images/balance_interview_vampire.png from the figures of :func:`interview_vampire`."""
+    combos, labels, points, games = d["combos"], d["labels"], d["points"], d["games"]
+    plt = _plt()
+    fig, axes = plt.subplots(len(IV_SIZES), 1, figsize=(11, 4.2 * len(IV_SIZES)), sharex=True)
+    for ax, n in zip(axes, IV_SIZES, strict=True):
+        for k, skill in enumerate(IV_SKILLS):
+            _bars(ax, range(len(combos)), [points[n, skill, i].camp("vampire") for i in range(len(combos))],
+                  f"skill {skill:g}", shift=(k - 1) * 0.15)
+        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("vampires' win rate")
+        ax.set_title(f"interview_vampire, {n} players, heuristic play, {games} games per point")
+        ax.legend(loc="upper left")
+    axes[-1].set_xticks(range(len(combos)), labels, rotation=60, ha="right", fontsize=8)
+    _save(fig, images / "balance_interview_vampire.png")
+
+
+def plot_sunlight(d: dict[str, Any], images: Path) -> None:
+    """docs/images/balance_sunlight.png from the figures of :func:`sunlight`."""
+    index, games = d["index"], d["games"]
+    plt = _plt()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    bins = [i / 40 for i in range(0, 41)]
+    for skill in SUN_SKILLS:
+        left.hist(index[skill], bins=bins, histtype="step", label=f"skill {skill:g}")
+        grid = [i / 100 for i in range(0, 101)]
+        right.plot(grid, [sum(1 for x in index[skill] if x >= t) / len(index[skill]) for t in grid], label=f"skill {skill:g}")
+    for ax in (left, right):
+        ax.axvline(0.35, color="red", lw=0.8, ls="--", label="rulebook 35%")
+    right.axhline(0.5, color="grey", lw=0.5, ls=":")
+    left.set_xlabel("win index (goods' points on the killer / all ballot points)")
+    left.set_ylabel("games")
+    left.set_title(f"sunlight, {SUN_PLAYERS} players: win index, {games} games per skill")
+    right.set_xlabel("threshold")
+    right.set_ylabel("goods' win rate (index ≥ threshold)")
+    right.set_title("goods' win rate by threshold")
+    left.legend(fontsize=8)
+    right.legend(fontsize=8)
+    _save(fig, images / "balance_sunlight.png")
+
+
+def plot_killer_club(d: dict[str, Any], images: Path) -> None:
+    """docs/images/balance_killer_club.png from the figures of :func:`killer_club`."""
+    points, games = d["points"], d["games"]
     plt = _plt()
     fig, axes = plt.subplots(1, len(KC_SKILLS), figsize=(11, 4.2), sharey=True)
     for ax, skill in zip(axes, KC_SKILLS, strict=True):
@@ -280,18 +316,11 @@ def killer_club(r: Runner, images: Path) -> dict[str, Any]:
     axes[0].set_ylabel("killers' win rate")
     axes[0].legend(fontsize=7)
     _save(fig, images / "balance_killer_club.png")
-    return {"points": points, "defaults": defaults, "games": games}
 
 
-def vampire_village(r: Runner, images: Path) -> dict[str, Any]:
-    """Each preset (13–18 players) at each skill."""
-    points = {}
-    for skill in VV_SKILLS:
-        for n in VV_SIZES:
-            pt = r.point(Spec("vampire_village", n, (), "heuristic", skill), VV_GAMES)
-            assert pt is not None
-            points[n, skill] = pt
-    games = r.games(VV_GAMES)
+def plot_vampire_village(d: dict[str, Any], images: Path) -> None:
+    """docs/images/balance_vampire_village.png from the figures of :func:`vampire_village`."""
+    points, games = d["points"], d["games"]
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8, 4.2))
     for k, skill in enumerate(VV_SKILLS):
@@ -300,22 +329,14 @@ def vampire_village(r: Runner, images: Path) -> dict[str, Any]:
     ax.set_ylim(0, 1)
     ax.set_xlabel("players (the rulebook's preset)")
     ax.set_ylabel("villagers' win rate")
-    ax.set_title(f"吸血鬼村莊 vampire_village presets, heuristic play, {games} games per point")
+    ax.set_title(f"vampire_village presets, heuristic play, {games} games per point")
     ax.legend()
     _save(fig, images / "balance_vampire_village.png")
-    return {"points": points, "games": games}
 
 
-def human_kill(r: Runner, images: Path) -> dict[str, Any]:
-    """6 to 16 players: the thirds rule against the standard table, at each skill."""
-    points = {}
-    for skill in HK_SKILLS:
-        for dist in HK_DISTRIBUTIONS:
-            for n in HK_SIZES:
-                pt = r.point(Spec("human_kill", n, (("distribution", dist),), "heuristic", skill), HK_GAMES)
-                if pt is not None:
-                    points[n, dist, skill] = pt
-    games = r.games(HK_GAMES)
+def plot_human_kill(d: dict[str, Any], images: Path) -> None:
+    """docs/images/balance_human_kill.png from the figures of :func:`human_kill`."""
+    points, games = d["points"], d["games"]
     plt = _plt()
     fig, axes = plt.subplots(1, len(HK_SKILLS), figsize=(11, 4.2), sharey=True)
     for ax, skill in zip(axes, HK_SKILLS, strict=True):
@@ -325,11 +346,10 @@ def human_kill(r: Runner, images: Path) -> dict[str, Any]:
         ax.axhline(0.5, color="grey", lw=0.5, ls=":")
         ax.set_ylim(0, 1)
         ax.set_xlabel("players")
-        ax.set_title(f"人类杀 human_kill, youkai skill {skill:g}, {games} games per point")
+        ax.set_title(f"human_kill, youkai skill {skill:g}, {games} games per point")
     axes[0].set_ylabel("humans' win rate")
     axes[0].legend()
     _save(fig, images / "balance_human_kill.png")
-    return {"points": points, "games": games}
 
 
 def baseline(r: Runner) -> dict[str, Point]:
@@ -674,7 +694,7 @@ def main(argv: list[str] | None = None) -> None:
             for name, fn in (("interview_vampire", interview_vampire), ("sunlight", sunlight), ("killer_club", killer_club),
                              ("vampire_village", vampire_village), ("human_kill", human_kill)):
                 t = time.perf_counter()
-                sections.append(fn(r, images))
+                sections.append(fn(r))
                 print(f"{name}: done in {time.perf_counter() - t:.0f} s, CPU so far {cpu_seconds():.0f} s", flush=True)
             base = baseline(r)
             sensitivity = no_conversion(r)
@@ -689,6 +709,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.cache:
             with args.cache.open("wb") as f:
                 pickle.dump(figures, f)
+    for plot, section in zip((plot_interview_vampire, plot_sunlight, plot_killer_club, plot_vampire_village,
+                              plot_human_kill), figures["sections"], strict=True):
+        plot(section, images)
     text = render(*figures["sections"], figures["base"], figures["sensitivity"], figures["cpu"], figures["wall"],
                   figures["games"], figures["cli"])
     (args.out / "balance.md").write_text(text, encoding="utf-8")
