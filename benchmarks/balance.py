@@ -524,7 +524,18 @@ def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict
     w("- **人类杀 (human_kill), the thirds rule from 6 to 16** — the humans' win rate (the humans are the "
       "informed third; the youkai read them with the skill):")
     w("\n".join(hk_en))
-    w("  Compared with the standard table in [the table](#human_kill-人类杀).\n")
+    def by_remainder(dist: str) -> list[tuple[int, float]]:
+        out = []
+        for rem in range(3):
+            ps = [p.camp("human").rate for (n, d, _), p in hk["points"].items() if d == dist and n % 3 == rem]
+            out.append((rem, sum(ps) / len(ps)))
+        return out
+
+    rem_en = "; ".join(f"{dist}: " + ", ".join(f"N mod 3 = {r} {m:.0%}" for r, m in by_remainder(dist))
+                       for dist in HK_DISTRIBUTIONS)
+    w("  Mean humans' win rate over the counts and both skills, by the remainder of the player count divided by 3 "
+      f"(the thirds rule gives the remainder to the youkai): {rem_en}. Compared with the standard table in "
+      "[the table](#human_kill-人类杀).\n")
 
     w("## 简体中文\n")
     w("**模拟的玩法是什么、不是什么。** 每一局都经由机器人自己的规则引擎进行（规则集、指令解析、截止时间与正式赛季相同）。"
@@ -566,7 +577,9 @@ def render(iv: dict[str, Any], sun: dict[str, Any], kc: dict[str, Any], vv: dict
     hk_zh = [line.replace("youkai skill", "妖怪 skill").replace("thirds", "三分法") for line in hk_en]
     w("- **人类杀，6 至 16 人的三分法**——人类胜率（人类是知情的三分之一；妖怪以 skill 读人）：")
     w("\n".join(hk_zh))
-    w("  与标准配置的比较见下表。\n")
+    rem_zh = "；".join(("标准" if dist == "standard" else "三分法") + "："
+                       + "，".join(f"人数除以 3 余 {r} 时 {m:.0%}" for r, m in by_remainder(dist)) for dist in HK_DISTRIBUTIONS)
+    w(f"  按人数除以 3 的余数（三分法把余数给妖怪），对各人数和两种 skill 取平均的人类胜率：{rem_zh}。与标准配置的比较见下表。\n")
 
     w("## Tables\n")
     w("Cells: win rate (95% Wilson interval). 单元格：胜率（95% Wilson 置信区间）。\n")
