@@ -218,11 +218,23 @@ class Store:
         #: called with the session before every commit of a write (``forumbot serve``: the worker's lease
         #: on the season is checked in the same transaction, and a lost lease raises there)
         self.guard: Callable[[Session], None] | None = None
+        # The season's cursors as committed (name -> JSON text), read once: this store is the only writer of
+        # its season's cursors (one bot a season; under `forumbot serve`, the lease holder's), and a poll
+        # cycle reads them a dozen times. Written through at each commit.
+        self._cursors: dict[str, str] | None = None
+        self._pending: dict[str, str] = {}
 
     def _commit(self, s: Session) -> None:
-        if self.guard is not None:
-            self.guard(s)
-        s.commit()
+        try:
+            if self.guard is not None:
+                self.guard(s)
+            s.commit()
+        except BaseException:
+            self._pending.clear()
+            raise
+        if self._cursors is not None:
+            self._cursors.update(self._pending)
+        self._pending.clear()
 
     # --- season ---------------------------------------------------------------------------------------
     @staticmethod
@@ -410,9 +422,13 @@ class Store:
 
     # --- cursors --------------------------------------------------------------------------------------
     def cursor(self, name: str, default: Any = None) -> Any:
-        with Session(self.engine, expire_on_commit=False) as s:
-            row = s.get(CursorRow, (self.season_id, name))
-            return json.loads(row.value) if row else default
+        """Cursor ``name`` (a fresh copy: callers may change it), or ``default``."""
+        if self._cursors is None:
+            with Session(self.engine, expire_on_commit=False) as s:
+                rows = s.exec(select(CursorRow).where(CursorRow.season_id == self.season_id)).all()
+                self._cursors = {r.name: r.value for r in rows}
+        text = self._cursors.get(name)
+        return json.loads(text) if text is not None else default
 
     def set_cursor(self, name: str, value: Any) -> None:
         with Session(self.engine, expire_on_commit=False) as s:
@@ -422,6 +438,7 @@ class Store:
     def _put_cursor(self, s: Session, name: str, value: Any) -> None:
         row = s.get(CursorRow, (self.season_id, name))
         text = json.dumps(value, ensure_ascii=False, default=str)
+        self._pending[name] = text
         if row is None:
             s.add(CursorRow(season_id=self.season_id, name=name, value=text))
         else:
