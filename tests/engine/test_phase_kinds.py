@@ -20,6 +20,6 @@ def test_phases_opened_are_declared(path):
         assert {ph.kind for ph in result.game.phases} <= set(declared)
 
 
-@pytest.mark.parametrize("ruleset", ["sunlight", "killer_club", "vampire_village", "human_kill"])
+@pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_rulesets_declare_their_phases(ruleset):
-    assert ruleset in ruleset_ids() and "prologue" in get_ruleset(ruleset).phase_kinds
+    assert "prologue" in get_ruleset(ruleset).phase_kinds
