@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from forumbot.engine.types import Event
+
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
     from forumbot.engine.runoff import RunoffVote
@@ -84,6 +86,17 @@ class Ruleset:
         in the thread). The running vote count (:func:`forumbot.engine.votecount.vote_count`) is
         derived from it."""
         return None
+
+    def refuse(self, seat: int, cmd: Command, reason: str, out: Step, /, **data: Any) -> None:
+        """Refuse ``cmd`` from ``seat`` for ``reason`` (a snake_case id its ``<ruleset>/rejected``
+        template explains): the one ``rejected`` event (``seat``, ``verb``, ``reason``) and the reply
+        to the sender (``verb``, ``reason``, the current ``phase`` kind and ``round``, plus ``data``).
+        Nothing else changes: every ruleset refuses a command this way (the organiser and the
+        simulator count these events)."""
+        g = self.game
+        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
+        g.reply(seat, f"{self.id}/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
+                round=g.phase.round, **data)
 
     def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
         """A player withdraws his vote (unvote / 取消投票). Default, for rulebooks where the first

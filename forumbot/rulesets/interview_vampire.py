@@ -146,7 +146,7 @@ class InterviewVampire(Ruleset):
     def on_command(self, seat: int, cmd: Command, out: Step) -> None:
         handler = {SUCK: self._suck, CONVERT: self._convert, "vote": self._vote_pm}.get(cmd.verb)
         if handler is None:
-            return self._refuse(seat, cmd, "not_in_game", out)
+            return self.refuse(seat, cmd, "not_in_game", out)
         handler(seat, cmd, out)
 
     thread_verbs = frozenset({"vote"})
@@ -165,37 +165,31 @@ class InterviewVampire(Ruleset):
         cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
         if isinstance(cmd, Command):
             if g.phase.kind != "day":
-                self._refuse(seat, cmd, "wrong_phase", out)
+                self.refuse(seat, cmd, "wrong_phase", out)
             elif not g.vote_command(seat, cmd, out):
                 self._day_vote(seat, cmd, out)
         elif g.phase.kind == "day":
             g.thread_error(seat, cmd, out)  # day votes are cast only here: never lost silently
-
-    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
-        g = self.game
-        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
-        g.reply(seat, "interview_vampire/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
-                round=g.phase.round, **data)
 
     def _night_checks(self, seat: int, cmd: Command, roles: tuple[str, ...], out: Step) -> bool:
         g = self.game
         role = g.player(seat).role
         if role not in roles:
             reason = "criminal_cannot_convert" if role == CRIMINAL and cmd.verb == CONVERT else "not_your_role"
-            self._refuse(seat, cmd, reason, out, role=role)
+            self.refuse(seat, cmd, reason, out, role=role)
             return False
         if not g.player(seat).alive:
-            self._refuse(seat, cmd, "you_are_out", out)
+            self.refuse(seat, cmd, "you_are_out", out)
             return False
         if g.phase.kind != "night":
-            self._refuse(seat, cmd, "wrong_phase", out)
+            self.refuse(seat, cmd, "wrong_phase", out)
             return False
         if not cmd.targets:
-            self._refuse(seat, cmd, "one_target", out, count=0)
+            self.refuse(seat, cmd, "one_target", out, count=0)
             return False
         dead = [t for t in cmd.targets if not g.player(t).alive]
         if dead:
-            self._refuse(seat, cmd, "dead_target", out, target=g.name(dead[0]))
+            self.refuse(seat, cmd, "dead_target", out, target=g.name(dead[0]))
             return False
         return True
 
@@ -205,16 +199,16 @@ class InterviewVampire(Ruleset):
             return
         targets = cmd.targets
         if len(set(targets)) != len(targets):
-            return self._refuse(seat, cmd, "repeat_target", out)
+            return self.refuse(seat, cmd, "repeat_target", out)
         if seat in targets:
-            return self._refuse(seat, cmd, "suck_self", out)
+            return self.refuse(seat, cmd, "suck_self", out)
         converting = self.plans.targets(seat, CONVERT)
         if converting and converting[0] in targets:
-            return self._refuse(seat, cmd, "convert_and_suck", out, target=g.name(converting[0]))
+            return self.refuse(seat, cmd, "convert_and_suck", out, target=g.name(converting[0]))
         role = g.player(seat).role
         most = 1 if role == CRIMINAL else (3 if converting else 2)
         if len(targets) > most:
-            return self._refuse(seat, cmd, "too_many", out, count=len(targets), most=most, criminal=role == CRIMINAL,
+            return self.refuse(seat, cmd, "too_many", out, count=len(targets), most=most, criminal=role == CRIMINAL,
                                 converting=bool(converting))
         previous = self.plans.set(seat, SUCK, targets)
         out.events.append(Event("suck_plan", {"seat": seat, "targets": list(targets), "round": g.phase.round}))
@@ -235,22 +229,22 @@ class InterviewVampire(Ruleset):
         if not self._night_checks(seat, cmd, (VAMPIRE,), out):
             return
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if target == seat:
-            return self._refuse(seat, cmd, "convert_self", out)
+            return self.refuse(seat, cmd, "convert_self", out)
         last = self.last_night.get(seat)
         if last is None or last["round"] != g.phase.round - 1:
-            return self._refuse(seat, cmd, "no_record", out)
+            return self.refuse(seat, cmd, "no_record", out)
         if last["converting"]:
-            return self._refuse(seat, cmd, "converted_last_night", out)
+            return self.refuse(seat, cmd, "converted_last_night", out)
         if not last["fed"]:
-            return self._refuse(seat, cmd, "not_fed", out)
+            return self.refuse(seat, cmd, "not_fed", out)
         if target not in last["names"]:
-            return self._refuse(seat, cmd, "not_sucked", out, target=g.name(target), sucked=g.names(last["names"]))
+            return self.refuse(seat, cmd, "not_sucked", out, target=g.name(target), sucked=g.names(last["names"]))
         sucks = self.plans.targets(seat, SUCK)
         if target in sucks:
-            return self._refuse(seat, cmd, "convert_and_suck", out, target=g.name(target))
+            return self.refuse(seat, cmd, "convert_and_suck", out, target=g.name(target))
         previous = self.plans.set(seat, CONVERT, (target,))
         out.events.append(Event("convert_plan", {"seat": seat, "target": target, "round": g.phase.round}))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(target),
@@ -264,17 +258,17 @@ class InterviewVampire(Ruleset):
         role = g.player(seat).role
         if role != VAMPIRE:
             reason = "criminal_cannot_convert" if role == CRIMINAL else "not_your_role"
-            return self._refuse(seat, cmd, reason, out, role=role)
+            return self.refuse(seat, cmd, reason, out, role=role)
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if g.phase.kind != "night":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         plan = self.plans.of(seat, CONVERT)
         if plan is None:
-            return self._refuse(seat, cmd, "no_conversion", out)
+            return self.refuse(seat, cmd, "no_conversion", out)
         sucks = self.plans.targets(seat, SUCK)
         if len(sucks) > 2:
-            return self._refuse(seat, cmd, "too_many_without_conversion", out, sucks=g.names(sucks))
+            return self.refuse(seat, cmd, "too_many_without_conversion", out, sucks=g.names(sucks))
         self.plans.drop(seat, CONVERT)
         out.events.append(Event("convert_withdrawn", {"seat": seat, "target": plan.targets[0], "round": g.phase.round}))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(plan.targets[0]),
@@ -283,17 +277,17 @@ class InterviewVampire(Ruleset):
     def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if g.phase.kind == "day":
-            return self._refuse(seat, cmd, "vote_in_thread", out)
+            return self.refuse(seat, cmd, "vote_in_thread", out)
         if g.phase.kind != "night":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if not self._night_checks(seat, cmd, BITERS, out):
             return
         if self.crime_vote is None:
-            return self._refuse(seat, cmd, "no_crime_vote", out)
+            return self.refuse(seat, cmd, "no_crime_vote", out)
         try:
             ballot = self.crime_vote.cast(seat, cmd.targets)
         except BallotError:
-            return self._refuse(seat, cmd, "too_many_votes", out, most=self.crime_vote.weights.get(seat, 0))
+            return self.refuse(seat, cmd, "too_many_votes", out, most=self.crime_vote.weights.get(seat, 0))
         out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.votes),
                                                  "round": g.phase.round}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=True, round=g.phase.round,
@@ -303,13 +297,13 @@ class InterviewVampire(Ruleset):
     def _day_vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if not g.player(target).alive:
-            return self._refuse(seat, cmd, "dead_target", out, target=g.name(target))
+            return self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
         existing = self.vote.ballot_of(seat)
         if existing is not None:
-            return self._refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
+            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         self.vote.cast(seat, target)
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choice": target}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=False, round=g.phase.round,

@@ -195,7 +195,7 @@ class KillerClub(Ruleset):
             return self._choose(seat, cmd, out)
         handler = {"kill": self._kill, "check": self._check, "ask": self._ask, "save": self._save, "vote": self._vote_pm}.get(cmd.verb)
         if handler is None:
-            return self._refuse(seat, cmd, "not_in_game", out)
+            return self.refuse(seat, cmd, "not_in_game", out)
         handler(seat, cmd, out)
 
     def reads_in_thread(self, verb: str) -> bool:
@@ -226,30 +226,24 @@ class KillerClub(Ruleset):
         """The engine's last-words hook: only the first N players to die."""
         return self.first.allowed(seat)
 
-    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
-        """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""
-        g = self.game
-        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
-        g.reply(seat, "killer_club/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind, round=g.phase.round, **data)
-
     def _night_target(self, seat: int, cmd: Command, roles: tuple[str, ...], out: Step) -> int | None:
         """The checks every night action shares: role, alive, night, one living target."""
         g = self.game
         if g.player(seat).role not in roles:
-            self._refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
+            self.refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
             return None
         if not g.player(seat).alive:
-            self._refuse(seat, cmd, "you_are_out", out)
+            self.refuse(seat, cmd, "you_are_out", out)
             return None
         if g.phase.kind != "night":
-            self._refuse(seat, cmd, "wrong_phase", out)
+            self.refuse(seat, cmd, "wrong_phase", out)
             return None
         if len(cmd.targets) != 1:
-            self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
             return None
         target = cmd.targets[0]
         if not g.player(target).alive:
-            self._refuse(seat, cmd, "dead_target", out, target=g.name(target))
+            self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
             return None
         return target
 
@@ -259,9 +253,9 @@ class KillerClub(Ruleset):
         if target is None:
             return
         if self.night.repeats(KILLER, target):
-            return self._refuse(seat, cmd, "repeat_kill", out, target=g.name(target))
+            return self.refuse(seat, cmd, "repeat_kill", out, target=g.name(target))
         if g.phase.round == 1 and self.banned == g.name(target):
-            return self._refuse(seat, cmd, "series_victim", out, target=g.name(target), limit=self.params.series.limit)
+            return self.refuse(seat, cmd, "series_victim", out, target=g.name(target), limit=self.params.series.limit)
         previous = self.night.of(KILLER)
         mates = [s for s in self.team(KILLER) if s != seat and g.player(s).alive]
         g.reply(
@@ -280,13 +274,13 @@ class KillerClub(Ruleset):
             return
         role = g.player(seat).role
         if target == seat:
-            return self._refuse(seat, cmd, "check_self", out)
+            return self.refuse(seat, cmd, "check_self", out)
         if role == POLICE and g.player(target).role == POLICE:
-            return self._refuse(seat, cmd, "check_teammate", out, target=g.name(target))
+            return self.refuse(seat, cmd, "check_teammate", out, target=g.name(target))
         key = f"check:{role}"
         done = self.night.once(key)
         if done is not None:
-            return self._refuse(
+            return self.refuse(
                 seat, cmd, "already_checked", out, target=g.name(done.target), by=g.name(done.actor),
                 is_killer=g.player(done.target).role == KILLER if role == POLICE or self.helper_waiting is None else None,
             )
@@ -325,13 +319,13 @@ class KillerClub(Ruleset):
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "ask_self", out)
+            return self.refuse(seat, cmd, "ask_self", out)
         done = self.night.once("ask")
         if done is not None:
-            return self._refuse(seat, cmd, "already_asked", out, target=g.name(done.target),
+            return self.refuse(seat, cmd, "already_asked", out, target=g.name(done.target),
                                 is_police=g.player(done.target).role == POLICE)
         if self.night.of(NURSE) is not None:
-            return self._refuse(seat, cmd, "ask_after_save", out)
+            return self.refuse(seat, cmd, "ask_after_save", out)
         order = Order(seat, "ask", target)
         self.night.use("ask", order)
         self._tonight["ask"] = order
@@ -345,7 +339,7 @@ class KillerClub(Ruleset):
         if target is None:
             return
         if self.night.repeats(NURSE, target):
-            return self._refuse(seat, cmd, "repeat_save", out, target=g.name(target))
+            return self.refuse(seat, cmd, "repeat_save", out, target=g.name(target))
         previous = self.night.order(g, NURSE, [seat], Order(seat, "save", target), out, "killer_club/order_relayed")
         g.reply(seat, "killer_club/save_recorded", out, target=g.name(target), myself=target == seat,
                 replaced=g.name(previous.target) if previous and previous.target != target else None, round=g.phase.round,
@@ -353,26 +347,26 @@ class KillerClub(Ruleset):
 
     def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
         if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
-            return self._refuse(seat, cmd, "vote_in_thread", out)
+            return self.refuse(seat, cmd, "vote_in_thread", out)
         self._vote(seat, cmd, out)
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if g.phase.kind not in ("vote", "runoff"):
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if not g.player(target).alive:
-            return self._refuse(seat, cmd, "dead_target", out, target=g.name(target))
+            return self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
         if not self.vote.eligible(target):
-            return self._refuse(seat, cmd, "not_candidate", out, target=g.name(target),
+            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
                                 candidates=g.names(self.vote.candidates or ()))
         existing = self.vote.ballot_of(seat)
         if existing is not None and not self.vote.allow_change:
-            return self._refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
+            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         self.vote.cast(seat, target)
         out.events.append(Event("ballot", {"round": g.phase.round, "number": self.vote.number, "voter": seat, "choice": target}))
         g.reply(seat, "killer_club/vote_recorded", out, round=g.phase.round, number=self.vote.number,
@@ -381,10 +375,10 @@ class KillerClub(Ruleset):
     def _choose(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if target not in self.choice_among or not g.player(target).alive:
-            return self._refuse(seat, cmd, "not_candidate", out, target=g.name(target), candidates=g.names(self.choice_among))
+            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target), candidates=g.names(self.choice_among))
         previous, self.choice = self.choice, target
         out.events.append(Event("victim_choice", {"seat": seat, "chosen": target}))
         g.reply(seat, "killer_club/choice_recorded", out, target=g.name(target),

@@ -150,7 +150,7 @@ class Sunlight(Ruleset):
             "clue": self._clue,
         }.get(cmd.verb)
         if handler is None:
-            self._refuse(seat, cmd, "not_in_game", out)
+            self.refuse(seat, cmd, "not_in_game", out)
             return
         handler(seat, cmd, out)
 
@@ -162,28 +162,23 @@ class Sunlight(Ruleset):
         if not g.player(seat).alive:
             g.dead_player_post(seat, out)
 
-    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
-        """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""
-        g = self.game
-        g.reply(seat, "sunlight/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind, round=g.phase.round, **data)
-
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if not g.player(seat).alive:  # before the phase: the dead are told they are out, in any phase
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if g.phase.kind != "vote":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         targets = list(cmd.targets)
         if not 1 <= len(targets) <= len(self.params.points):
-            return self._refuse(seat, cmd, "vote_count", out, count=len(targets))
+            return self.refuse(seat, cmd, "vote_count", out, count=len(targets))
         if len(set(targets)) != len(targets):
-            return self._refuse(seat, cmd, "vote_duplicate", out, targets=g.names(targets))
+            return self.refuse(seat, cmd, "vote_duplicate", out, targets=g.names(targets))
         dead = [t for t in targets if not g.player(t).alive]
         if dead:
-            return self._refuse(seat, cmd, "dead_target", out, targets=g.names(dead))
+            return self.refuse(seat, cmd, "dead_target", out, targets=g.names(dead))
         existing = self.box.ballot_of(seat)
         if existing is not None:
-            return self._refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
+            return self.refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
         void = seat in targets
         self.box.cast(Ballot(seat, tuple(targets), void=void))
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
@@ -194,18 +189,18 @@ class Sunlight(Ruleset):
     def _kill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if seat != self.killer:
-            return self._refuse(seat, cmd, "not_your_role", out)
+            return self.refuse(seat, cmd, "not_your_role", out)
         if g.phase.kind != "kill":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "kill_count", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "kill_count", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if target == seat:
-            return self._refuse(seat, cmd, "kill_self", out)
+            return self.refuse(seat, cmd, "kill_self", out)
         if not g.player(target).alive:
-            return self._refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
+            return self.refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
         previous = self.orders.give(KILLER, Order(seat, "kill", target))
         out.events.append(Event("kill_order", {"round": g.phase.round, "killer": seat, "target": target}))
         g.reply(
@@ -216,24 +211,24 @@ class Sunlight(Ruleset):
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if self.s.successor_pending != seat:
-            return self._refuse(seat, cmd, "no_successor_due", out)
+            return self.refuse(seat, cmd, "no_successor_due", out)
         if len(cmd.targets) != 1:
-            return self._refuse(seat, cmd, "successor_count", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "successor_count", out, count=len(cmd.targets))
         target = cmd.targets[0]
         if not g.player(target).alive or target == seat:
-            return self._refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
+            return self.refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
         g.reply(seat, "sunlight/successor_recorded", out, successor=g.name(target), read_as=g.read_as(cmd))
         self._make_successor(target, "named", out)
 
     def _clue(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if g.phase.kind != "poll" or not self.s.clue_options:
-            return self._refuse(seat, cmd, "no_clue_poll", out)
+            return self.refuse(seat, cmd, "no_clue_poll", out)
         number = cmd.number if cmd.number is not None else -1
         if number != 0 and number not in self.s.clue_options:
-            return self._refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
+            return self.refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
         previous = self.s.clue_votes.get(seat)
         self.s.clue_votes[seat] = number
         out.events.append(Event("clue_vote", {"round": g.phase.round, "voter": seat, "clue": number}))

@@ -200,53 +200,46 @@ class VampireVillage(Ruleset):
             "shoot": self._shoot, "take": self._shoot, "successor": self._successor, "vote": self._vote,
         }.get(cmd.verb)
         if handler is None:
-            return self._refuse(seat, cmd, "not_in_game", out)
+            return self.refuse(seat, cmd, "not_in_game", out)
         handler(seat, cmd, out)
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook."""
         return self.params.last_words
 
-    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
-        """Reply that ``cmd`` was rejected for ``reason``; nothing changes."""
-        g = self.game
-        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
-        g.reply(seat, "vampire_village/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
-                round=g.phase.round, **data)
-
     def _acting(self, seat: int, cmd: Command, roles: tuple[str, ...], phase: str, out: Step) -> bool:
         """The checks every night action shares: role, alive, phase, power."""
         g = self.game
         role = self.role_of(seat)
         if role not in roles:
-            self._refuse(seat, cmd, "not_your_role", out, role=role)
+            self.refuse(seat, cmd, "not_your_role", out, role=role)
             return False
         if not g.player(seat).alive:
-            self._refuse(seat, cmd, "you_are_out", out)
+            self.refuse(seat, cmd, "you_are_out", out)
             return False
         if g.phase.kind != phase:
-            self._refuse(seat, cmd, "wrong_phase", out, expected=phase)
+            self.refuse(seat, cmd, "wrong_phase", out, expected=phase)
             return False
         if role in POWER_ROLES and self.powers_lost:
-            self._refuse(seat, cmd, "powers_lost", out)
+            self.refuse(seat, cmd, "powers_lost", out)
             return False
         return True
 
     def _one_living(self, seat: int, cmd: Command, out: Step) -> int | None:
         g = self.game
         if len(cmd.targets) != 1:
-            self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
             return None
         target = cmd.targets[0]
         if not g.player(target).alive:
-            self._refuse(seat, cmd, "dead_target", out, target=g.name(target))
+            self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
             return None
         return target
 
     def _lovers_forbid(self, seat: int, target: int, cmd: Command, out: Step) -> bool:
         """Lovers may never vote for or target each other: True (and a reply) when ``cmd`` would."""
         if self.links.linked(seat, target):
-            self._refuse(seat, cmd, "lover", out, target=self.game.name(target))
+            self.refuse(seat, cmd, "lover", out, target=self.game.name(target))
             return True
         return False
 
@@ -261,13 +254,13 @@ class VampireVillage(Ruleset):
         if not self._acting(seat, cmd, (CUPID,), "cupid", out):
             return
         if len(cmd.targets) != 2:
-            return self._refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
         a, b = cmd.targets
         if a == b:
-            return self._refuse(seat, cmd, "same_twice", out, target=g.name(a))
+            return self.refuse(seat, cmd, "same_twice", out, target=g.name(a))
         for t in (a, b):
             if not g.player(t).alive:
-                return self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         previous, self.link_choice = self.link_choice, (a, b)
         out.events.append(Event("link_order", {"seat": seat, "targets": [a, b]}))
         self._recorded(seat, cmd, out, "link", [a, b], list(previous) if previous and set(previous) != {a, b} else None)
@@ -280,7 +273,7 @@ class VampireVillage(Ruleset):
         if target is None:
             return
         if self.night.repeats(GUARD, target):
-            return self._refuse(seat, cmd, "repeat_guard", out, target=g.name(target))
+            return self.refuse(seat, cmd, "repeat_guard", out, target=g.name(target))
         previous = self.night.order(g, GUARD, [seat], Order(seat, "guard", target), out, "vampire_village/relayed")
         self._recorded(seat, cmd, out, "guard", [target], [previous.target] if previous and previous.target != target else None,
                        myself=target == seat)
@@ -293,10 +286,10 @@ class VampireVillage(Ruleset):
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "check_self", out)
+            return self.refuse(seat, cmd, "check_self", out)
         done = self.night.once("check")
         if done is not None:
-            return self._refuse(seat, cmd, "already_checked", out, target=g.name(done.target), role=self.role_of(done.target))
+            return self.refuse(seat, cmd, "already_checked", out, target=g.name(done.target), role=self.role_of(done.target))
         self.night.use("check", Order(seat, "check", target))
         self._tonight["check"] = target
         out.events.append(Event("check", {"seat": seat, "target": target, "round": g.phase.round}))
@@ -311,12 +304,12 @@ class VampireVillage(Ruleset):
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "kill_self", out)
+            return self.refuse(seat, cmd, "kill_self", out)
         if self._lovers_forbid(seat, target, cmd, out):
             return
         previous = self.night.of(VAMPIRE)
         if previous is not None and self.params.team_order == "first":
-            return self._refuse(seat, cmd, "order_taken", out, target=g.name(previous.target), by=g.name(previous.actor))
+            return self.refuse(seat, cmd, "order_taken", out, target=g.name(previous.target), by=g.name(previous.actor))
         mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
         self.night.order(g, VAMPIRE, self.team(VAMPIRE), Order(seat, "kill", target), out, "vampire_village/relayed",
                          round=g.phase.round)
@@ -328,11 +321,11 @@ class VampireVillage(Ruleset):
         if not self._acting(seat, cmd, (VAMPIRE,), "night", out):
             return
         if g.phase.round == 1:
-            return self._refuse(seat, cmd, "selfkill_first_night", out)
+            return self.refuse(seat, cmd, "selfkill_first_night", out)
         if self.selfkill is not None:
-            return self._refuse(seat, cmd, "selfkill_taken", out, by=g.name(self.selfkill))
+            return self.refuse(seat, cmd, "selfkill_taken", out, by=g.name(self.selfkill))
         if len(g.living(VAMPIRE)) < 2:
-            return self._refuse(seat, cmd, "selfkill_last", out)
+            return self.refuse(seat, cmd, "selfkill_last", out)
         self.selfkill = seat
         mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
         out.events.append(Event("selfkill_order", {"seat": seat, "round": g.phase.round}))
@@ -352,12 +345,12 @@ class VampireVillage(Ruleset):
         if not self._acting(seat, cmd, (WITCH,), "witch", out):
             return
         if not self.potions.has("save"):
-            return self._refuse(seat, cmd, "no_potion", out, potion="save")
+            return self.refuse(seat, cmd, "no_potion", out, potion="save")
         target = self._one_living(seat, cmd, out)
         if target is None:
             return
         if target != self.witch_told:
-            return self._refuse(seat, cmd, "not_victim", out, target=g.name(target),
+            return self.refuse(seat, cmd, "not_victim", out, target=g.name(target),
                                 victim=g.name(self.witch_told) if self.witch_told else None)
         self._witch_order(seat, cmd, "save", target, out)
 
@@ -365,7 +358,7 @@ class VampireVillage(Ruleset):
         if not self._acting(seat, cmd, (WITCH,), "witch", out):
             return
         if not self.potions.has("poison"):
-            return self._refuse(seat, cmd, "no_potion", out, potion="poison")
+            return self.refuse(seat, cmd, "no_potion", out, potion="poison")
         target = self._one_living(seat, cmd, out)
         if target is None or self._lovers_forbid(seat, target, cmd, out):
             return
@@ -377,12 +370,12 @@ class VampireVillage(Ruleset):
             return
         targets = tuple(dict.fromkeys(cmd.targets))
         if not 1 <= len(targets) <= 2:
-            return self._refuse(seat, cmd, "charm_count", out, count=len(targets))
+            return self.refuse(seat, cmd, "charm_count", out, count=len(targets))
         for t in targets:
             if t == seat:
-                return self._refuse(seat, cmd, "charm_self", out)
+                return self.refuse(seat, cmd, "charm_self", out)
             if not g.player(t).alive:
-                return self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         previous, self.charm_choice = self.charm_choice, targets
         out.events.append(Event("charm_order", {"seat": seat, "targets": list(targets)}))
         self._recorded(seat, cmd, out, "charm", list(targets),
@@ -393,13 +386,13 @@ class VampireVillage(Ruleset):
         g = self.game
         w = self.windows.current
         if g.phase.kind != kind or w is None or w.seat != seat:
-            self._refuse(seat, cmd, "not_your_window" if g.phase.kind == kind else "wrong_phase", out, expected=kind)
+            self.refuse(seat, cmd, "not_your_window" if g.phase.kind == kind else "wrong_phase", out, expected=kind)
             return None
         target = self._one_living(seat, cmd, out)
         if target is None:
             return None
         if target == seat:
-            self._refuse(seat, cmd, "target_self", out)
+            self.refuse(seat, cmd, "target_self", out)
             return None
         return target
 
@@ -407,7 +400,7 @@ class VampireVillage(Ruleset):
         g = self.game
         if g.phase.kind == "shot" and self.windows.current is not None and self.windows.current.seat == seat \
                 and self.powers_lost:
-            return self._refuse(seat, cmd, "powers_lost", out)
+            return self.refuse(seat, cmd, "powers_lost", out)
         target = self._window_target(seat, cmd, "shot", out)
         if target is None or self._lovers_forbid(seat, target, cmd, out):
             return
@@ -427,20 +420,20 @@ class VampireVillage(Ruleset):
         g = self.game
         kind = g.phase.kind
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if kind not in ("election", "vote", "runoff"):
-            return self._refuse(seat, cmd, "wrong_phase", out, expected="vote")
+            return self.refuse(seat, cmd, "wrong_phase", out, expected="vote")
         target = self._one_living(seat, cmd, out)
         if target is None:
             return
         if not self.vote.eligible(target):
-            return self._refuse(seat, cmd, "not_candidate", out, target=g.name(target),
+            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
                                 candidates=g.names(self.vote.candidates or ()))
         if self._lovers_forbid(seat, target, cmd, out):
             return
         existing = self.vote.ballot_of(seat)
         if existing is not None:
-            return self._refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
+            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         weight = 1.0 if kind == "election" else self.sheriff.weight_of(seat)
         from forumbot.engine.votes import Ballot
 

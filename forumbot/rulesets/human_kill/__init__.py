@@ -221,12 +221,6 @@ class HumanKill(Ruleset):
         """Is today's weather ``name``?"""
         return self.params.weather and self.weather == name
 
-    def _refuse(self, seat: int, cmd: Command, reason: str, out: Step, **data: Any) -> None:
-        g = self.game
-        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
-        g.reply(seat, "human_kill/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
-                round=g.phase.round, **data)
-
     def _recorded(self, seat: int, cmd: Command, action: str, out: Step, **data: Any) -> None:
         g = self.game
         g.reply(seat, "human_kill/recorded", out, action=action, round=g.phase.round, read_as=g.read_as(cmd), **data)
@@ -234,11 +228,11 @@ class HumanKill(Ruleset):
     def _one_target(self, seat: int, cmd: Command, out: Step, dead_ok: bool = False) -> int | None:
         g = self.game
         if len(cmd.targets) != 1:
-            self._refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
+            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
             return None
         t = cmd.targets[0]
         if not dead_ok and not g.player(t).alive:
-            self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+            self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
             return None
         return t
 
@@ -258,9 +252,9 @@ class HumanKill(Ruleset):
         if verb == "successor":
             return self._successor(seat, cmd, out)
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         if seat in self.sealed:
-            return self._refuse(seat, cmd, "sealed", out)
+            return self.refuse(seat, cmd, "sealed", out)
         kind = g.phase.kind
         if verb == "stand_in" or (verb == "abstain" and kind == "souten"):
             return self._stand_in(seat, cmd, out)
@@ -277,13 +271,13 @@ class HumanKill(Ruleset):
                    "save": (YUKARI, self._yukari), "kill": (YUKARI, self._yukari),
                    "dream": (DOREMY, self._dream)}.get(verb)
         if verb == "vote":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if handler is None:
-            return self._refuse(seat, cmd, "not_in_game", out)
+            return self.refuse(seat, cmd, "not_in_game", out)
         if role != handler[0]:
-            return self._refuse(seat, cmd, "not_your_role", out, role=role)
+            return self.refuse(seat, cmd, "not_your_role", out, role=role)
         if kind != handler[0] and not (handler[0] == YUKARI and kind == "yukari"):
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         handler[1](seat, cmd, out)
 
     def _iku(self, seat: int, cmd: Command, out: Step) -> None:
@@ -292,7 +286,7 @@ class HumanKill(Ruleset):
         before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
         what comes."""
         if self.iku_spent:
-            return self._refuse(seat, cmd, "iku_spent", out)
+            return self.refuse(seat, cmd, "iku_spent", out)
         choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
         replaced, self.iku_choice = self.iku_choice, choice
         self._recorded(seat, cmd, cmd.verb, out, replaced=replaced if replaced != choice else None)
@@ -321,9 +315,9 @@ class HumanKill(Ruleset):
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "check_self", out)
+            return self.refuse(seat, cmd, "check_self", out)
         if self.check_done is not None:
-            return self._refuse(seat, cmd, "already_checked", out, target=g.name(self.check_done))
+            return self.refuse(seat, cmd, "already_checked", out, target=g.name(self.check_done))
         self.check_done = target
         failed = self._fails("check", target, out)
         seen = None if failed else remilia_sees(g.player(target).role)
@@ -338,9 +332,9 @@ class HumanKill(Ruleset):
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "disguise_self", out)
+            return self.refuse(seat, cmd, "disguise_self", out)
         if target == self.last_disguise and not self.w("baiu"):
-            return self._refuse(seat, cmd, "repeat_disguise", out, target=g.name(target))
+            return self.refuse(seat, cmd, "repeat_disguise", out, target=g.name(target))
         previous, self.disguise = self.disguise, target
         self._recorded(seat, cmd, "disguise", out, target=g.name(target),
                        replaced=g.name(previous) if previous and previous != target else None)
@@ -348,10 +342,10 @@ class HumanKill(Ruleset):
     def _exorcise(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if g.phase.kind != "exorcism":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if not self.exorcism.may_vote(seat):
             reason = "rinnosuke_waits" if g.player(seat).role == RINNOSUKE else "not_your_role"
-            return self._refuse(seat, cmd, reason, out, role=g.player(seat).role)
+            return self.refuse(seat, cmd, reason, out, role=g.player(seat).role)
         target = None
         if cmd.verb != "abstain":
             target = self._one_target(seat, cmd, out)
@@ -370,21 +364,21 @@ class HumanKill(Ruleset):
         g = self.game
         what = cmd.verb
         if what in self.yukari_used:
-            return self._refuse(seat, cmd, "used_up", out, what=what)
+            return self.refuse(seat, cmd, "used_up", out, what=what)
         target = self._one_target(seat, cmd, out)
         if target is None:
             return
         if what == "save":
             if self.w("kaisei"):
-                return self._refuse(seat, cmd, "kaisei", out)
+                return self.refuse(seat, cmd, "kaisei", out)
             if target != self.exorcised:
-                return self._refuse(seat, cmd, "not_exorcised", out, target=g.name(target))
+                return self.refuse(seat, cmd, "not_exorcised", out, target=g.name(target))
             if target == seat and not self.w("baiu"):
-                return self._refuse(seat, cmd, "save_self", out)
+                return self.refuse(seat, cmd, "save_self", out)
             self.yukari_save = target
         else:
             if target == seat:
-                return self._refuse(seat, cmd, "kill_self", out)
+                return self.refuse(seat, cmd, "kill_self", out)
             self.yukari_kill = target
         self._recorded(seat, cmd, what, out, target=g.name(target))
 
@@ -392,26 +386,26 @@ class HumanKill(Ruleset):
         g = self.game
         targets = tuple(dict.fromkeys(cmd.targets))
         if not 1 <= len(targets) <= 2:
-            return self._refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
+            return self.refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
         for t in targets:
             if t == seat:
-                return self._refuse(seat, cmd, "dream_self", out)
+                return self.refuse(seat, cmd, "dream_self", out)
             if not g.player(t).alive:
-                return self._refuse(seat, cmd, "dead_target", out, target=g.name(t))
+                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         self.dream = targets
         self._recorded(seat, cmd, "dream", out, targets=g.names(targets))
 
     def _take(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if g.player(seat).role not in TAKERS:
-            return self._refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
+            return self.refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
         if not g.player(seat).alive:
-            return self._refuse(seat, cmd, "you_are_out", out)
+            return self.refuse(seat, cmd, "you_are_out", out)
         target = self._one_target(seat, cmd, out)
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "take_self", out)
+            return self.refuse(seat, cmd, "take_self", out)
         self.takes[seat] = target
         self._recorded(seat, cmd, "take", out, target=g.name(target))
 
@@ -422,16 +416,16 @@ class HumanKill(Ruleset):
             if target is None:
                 return
             if target in self.sealed:
-                return self._refuse(seat, cmd, "sealed_target", out, target=g.name(target))
+                return self.refuse(seat, cmd, "sealed_target", out, target=g.name(target))
             self.successor = target
             return self._recorded(seat, cmd, "successor_now", out, target=g.name(target))
         if seat != self.sage or not g.player(seat).alive:
-            return self._refuse(seat, cmd, "not_sage", out)
+            return self.refuse(seat, cmd, "not_sage", out)
         target = self._one_target(seat, cmd, out)
         if target is None:
             return
         if target == seat:
-            return self._refuse(seat, cmd, "successor_self", out)
+            return self.refuse(seat, cmd, "successor_self", out)
         self.successor = target
         self._recorded(seat, cmd, "successor", out, target=g.name(target))
 
@@ -441,10 +435,10 @@ class HumanKill(Ruleset):
         g = self.game
         st = self.souten
         if g.phase.kind != "souten" or st is None:
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         dying = [d for d, _ in st["chain"]]
         if seat in dying:
-            return self._refuse(seat, cmd, "you_are_dying", out)
+            return self.refuse(seat, cmd, "you_are_dying", out)
         if cmd.verb == "abstain":
             st["volunteers"].pop(seat, None)
             return self._recorded(seat, cmd, "stand_in", out, target=None)
@@ -452,7 +446,7 @@ class HumanKill(Ruleset):
         if target is None:
             return
         if target not in dying:
-            return self._refuse(seat, cmd, "not_dying", out, target=g.name(target), dying=g.names(sorted(dying)))
+            return self.refuse(seat, cmd, "not_dying", out, target=g.name(target), dying=g.names(sorted(dying)))
         st["seq"] += 1
         st["volunteers"][seat] = (target, st["seq"])
         out.events.append(Event("volunteer", {"round": self.round, "seat": seat, "for": target}))
@@ -463,13 +457,13 @@ class HumanKill(Ruleset):
         e = self.election
         if e is not None and g.phase.kind in SAGE_VOTE_KINDS:
             # Withdrawals close when the vote opens: no ballot is ever dropped for a late withdrawal.
-            return self._refuse(seat, cmd, "withdraw_closed", out)
+            return self.refuse(seat, cmd, "withdraw_closed", out)
         if e is None or g.phase.kind not in ("election", "sage_pleas"):
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if g.phase.kind == "sage_pleas" and seat not in (e.vote.candidates or ()):
-            return self._refuse(seat, cmd, "not_candidate_self", out)
+            return self.refuse(seat, cmd, "not_candidate_self", out)
         if not e.withdraw(seat):
-            return self._refuse(seat, cmd, "already_withdrawn", out)
+            return self.refuse(seat, cmd, "already_withdrawn", out)
         out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
         # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
         self._recorded(seat, cmd, "withdraw", out, votes=g.phase.kind == "election")
@@ -477,15 +471,15 @@ class HumanKill(Ruleset):
     def _order(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         if g.phase.kind != "order":
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         if seat != self.sage:
-            return self._refuse(seat, cmd, "not_sage", out)
+            return self.refuse(seat, cmd, "not_sage", out)
         target = self._one_target(seat, cmd, out, dead_ok=True)
         if target is None:
             return
         allowed = self.round_dead or [seat]
         if target not in allowed:
-            return self._refuse(seat, cmd, "bad_start", out, target=g.name(target), allowed=g.names(allowed))
+            return self.refuse(seat, cmd, "bad_start", out, target=g.name(target), allowed=g.names(allowed))
         self.order_choice = (target, cmd.verb == "clockwise")
         self._recorded(seat, cmd, cmd.verb, out, target=g.name(target))
 
@@ -493,18 +487,18 @@ class HumanKill(Ruleset):
         g = self.game
         v = self.vote if g.phase.kind in VOTE_KINDS else self.election.vote  # type: ignore[union-attr]
         if not v.may_vote(seat):
-            return self._refuse(seat, cmd, "not_a_voter", out)
+            return self.refuse(seat, cmd, "not_a_voter", out)
         target = None
         if cmd.verb != "abstain":
             target = self._one_target(seat, cmd, out)
             if target is None:
                 return
             if not v.eligible(target) or target in self.sealed:
-                return self._refuse(seat, cmd, "not_candidate", out, target=g.name(target),
+                return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
                                     candidates=g.names(v.candidates or self.playing()))
         existing = v.ballot_of(seat)
         if existing is not None and not v.allow_change:
-            return self._refuse(seat, cmd, "already_voted", out,
+            return self.refuse(seat, cmd, "already_voted", out,
                                 target=g.name(existing.choices[0]) if existing.choices else None)
         weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
         v.cast_weighted(seat, target, weight)
@@ -529,7 +523,7 @@ class HumanKill(Ruleset):
         elif kind in SAGE_VOTE_KINDS and self.election is not None:
             v = self.election.vote
         else:
-            return self._refuse(seat, cmd, "wrong_phase", out)
+            return self.refuse(seat, cmd, "wrong_phase", out)
         g.unvoted(seat, v.withdraw(seat), out)
 
     def sage_weight(self, seat: int) -> float:
