@@ -120,11 +120,9 @@ class HumanKill(Ruleset):
         self.foretold: dict[int, str | None] = {}  # round -> its weather, drawn early because Iku foresaw it
         self.exorcism = TeamVote(())
         self.exorcised: int | None = None     # today's exorcism target that will be out at nightfall
-        self.exorcise_target: int | None = None  # today's plurality (protected or not)
         self.check_done: int | None = None
         self.disguise: int | None = None
         self.last_disguise: int | None = None
-        self.disguise_failed = False
         self.yukari_save: int | None = None
         self.yukari_kill: int | None = None
         self.yukari_used: set[str] = set()
@@ -588,9 +586,9 @@ class HumanKill(Ruleset):
     def _open_day(self, round_: int, out: Step) -> None:
         self.round = round_
         self.round_dead = []
-        self.exorcised = self.exorcise_target = None
+        self.exorcised = None
         self.check_done = None
-        self.last_disguise, self.disguise, self.disguise_failed = self.disguise, None, False
+        self.last_disguise, self.disguise = self.disguise, None
         self.yukari_save = self.yukari_kill = None
         self.dream = ()
         self.order_choice = None
@@ -664,11 +662,9 @@ class HumanKill(Ruleset):
         g = self.game
         result = self.exorcism.close(g, g.alive(), f"exorcise:{self.round}", out)
         target = result.chosen
-        self.exorcise_target = target
         protected = False
         if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
             protected = not self._fails("disguise", target, out)
-            self.disguise_failed = not protected
         self.exorcised = None if (target is None or protected) else target
         out.events.append(Event("exorcism_closed", {"round": self.round, "target": target, "how": result.how,
                                                     "protected": protected}))
@@ -837,10 +833,6 @@ class HumanKill(Ruleset):
                 if t is not None and g.player(t).alive:
                     queue.append((t, "taken"))
         return chain
-
-    def _kill_all(self, dying: list[tuple[int, str]], out: Step) -> list[int]:
-        """Remove every one of ``dying`` and those they take with them; returns every seat removed."""
-        return self._remove_all(self._with_takes(dying), out)
 
     def _remove_all(self, chain: list[tuple[int, str]], out: Step) -> list[int]:
         """Remove every one of ``chain`` (seat, cause) at once and settle the sage's title: his
