@@ -32,6 +32,9 @@ VERBS = tuple(sorted({e.verb for e in HELP_ENTRIES.values()}))
 #: phase's, another ruleset's), a dead player as target, a name beyond the roster (read by the
 #: parser, which refuses it before the rules see it), too many targets
 KINDS = ("verb", "dead_target", "out_of_range", "too_many")
+#: verbs a ruleset also reads as an offered one: a human's vote (投) in human_kill's exorcism is his
+#: exorcise ballot (players write 投 there), so it is not an illegal verb while exorcise is offered
+ALSO_READ_AS = {"exorcise": ("vote",)}
 
 
 def allowed_sizes(ruleset: str, span: int = 14) -> list[int]:
@@ -115,13 +118,14 @@ def _illegal(g: Game, seat: int, options: list[Option], seen: set[str],
     others = [s for s in g.alive() if s != seat] or [seat]
     if kind == "verb":
         legal = {o.verb for o in options}
+        legal |= {v for o in options for v in ALSO_READ_AS.get(o.verb, ())}
         # mostly a verb of this ruleset (another role's, another phase's), sometimes any verb
         pool = seen if seen - legal and rng.random() < 0.75 else VERBS
         verbs = sorted(v for v in pool if v not in legal)
         verb = rng.choice(verbs)
         entry = next(e for e in HELP_ENTRIES.values() if e.verb == verb)
-        k = min(entry.most, len(others)) if entry.most else 0
-        targets = tuple(rng.sample(others, max(k, entry.least if entry.most else 0)))
+        k = min(max(entry.least, 1), len(others)) if entry.most else 0
+        targets = tuple(rng.sample(others, k))
         number = rng.randint(1, 3) if verb == "clue" else None
         return kind, Action(verb, targets, number).text(g)
     named = [o for o in options if o.most > 0 and o.channel == "pm"]
