@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from forumbot.engine.ruleset import Ruleset, get_ruleset
-from forumbot.engine.types import Deadline, Event, Input, Message, Phase, Post, Reply, Step
+from forumbot.engine.types import Deadline, Event, Input, Message, Phase, Post, Reply, Step, Winner
 from forumbot.language.types import ORGANISER_VERBS, Command, ParseError, Roster, RosterEntry
 
 
@@ -92,7 +92,7 @@ class Game:
         self.phase = Phase(0, "prologue", 0, 1)
         self.phases: list[Phase] = [self.phase]
         self.finished = False
-        self.winner: str | None = None
+        self.winner: Winner = None
         self.paused = False
         self.penalties: dict[int, str] = {}
         self.extensions: dict[int, int] = {}
@@ -181,8 +181,9 @@ class Game:
         p.out_phase = self.phase.id
         out.events.append(Event("player_out", {"seat": seat, "name": p.name, "reason": reason, "phase_id": self.phase.id}))
 
-    def finish(self, winner: str | None, out: Step) -> None:
-        """End the game with ``winner`` (a faction id, or None for no winner)."""
+    def finish(self, winner: Winner, out: Step) -> None:
+        """End the game with ``winner`` (a faction id, the camps that win together, or None for no
+        winner; see :data:`~forumbot.engine.types.Winner`)."""
         self.finished = True
         self.winner = winner
         out.events.append(Event("game_over", {"winner": winner}))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from forumbot.engine.types import Event
+from forumbot.engine.types import Event, Winner
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -129,8 +129,9 @@ class Ruleset:
     # --- winning (shared by rulesets whose win check is "a faction and a reason") -------------------
     win_reason: str | None = None
 
-    def win_check(self) -> tuple[str, str] | None:
-        """``(winner, reason)`` when the game is won as it stands, else None."""
+    def win_check(self) -> tuple[Winner, str] | None:
+        """``(winner, reason)`` when the game is over as it stands (``winner``: a
+        :data:`~forumbot.engine.types.Winner`), else None."""
         return None
 
     def check_win(self, out: Step) -> bool:
@@ -141,7 +142,7 @@ class Ruleset:
         self.finish_game(won[0], won[1], out)
         return True
 
-    def finish_game(self, winner: str | None, reason: str | None, out: Step) -> None:
+    def finish_game(self, winner: Winner, reason: str | None, out: Step) -> None:
         """End the game with ``winner`` (None: nobody) for ``reason`` and post the final post
         (template ``<ruleset>/final`` with :meth:`final_data`)."""
         self.win_reason = reason

@@ -15,6 +15,11 @@ from typing import Any, Literal
 
 Channel = Literal["pm", "thread"]
 
+#: who won a finished game: a faction id ("killer", "village"...), the list of camps when the rulebook
+#: lets several win together (interview_vampire: humans and vampires), or None (nobody: an organiser's
+#: end, a draw the ruleset does not name). :meth:`forumbot.engine.ruleset.Ruleset.won` reads both forms.
+Winner = str | list[str] | None
+
 
 @dataclass(frozen=True)
 class Message:

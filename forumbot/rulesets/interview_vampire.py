@@ -28,7 +28,7 @@ from forumbot.engine.game import Game, SetupError
 from forumbot.engine.multivote import BallotError, MultiVote
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.runoff import RunoffVote
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Event, Step, Winner
 from forumbot.language.types import Command
 
 HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
@@ -514,9 +514,15 @@ class InterviewVampire(Ruleset):
         self._open_night(round_ + 1, out)
 
     # --- winning ----------------------------------------------------------------------------------
-    def win_check(self) -> tuple[list[str], list[str], bool]:  # type: ignore[override]  # both camps may win: see _check_win
-        """(camps that win, reasons, game over). A camp with no living member cannot win; when neither
-        camp has a living member the game is over with no camp winning."""
+    def win_check(self) -> tuple[Winner, str] | None:
+        """``(winner, reasons joined by ",")`` when the game is over as it stands (:meth:`camps_check`,
+        :meth:`_winner`), else None."""
+        camps, reasons, over = self.camps_check()
+        return (self._winner(camps), ",".join(reasons)) if over else None
+
+    def camps_check(self) -> tuple[list[str], list[str], bool]:
+        """(camps that win, reasons, game over): both camps may win together. A camp with no living
+        member cannot win; when neither camp has a living member the game is over with no camp winning."""
         g, p = self.game, self.params
         humans, vamps, crims = g.living(HUMAN), g.living(VAMPIRE), g.living(CRIMINAL)
         camps, reasons = [], []
@@ -546,7 +552,7 @@ class InterviewVampire(Ruleset):
         return camps, reasons, over
 
     def _check_win(self, out: Step, dead_now: list[str] | None = None, when: str = "") -> bool:
-        camps, reasons, over = self.win_check()
+        camps, reasons, over = self.camps_check()
         if not over:
             return False
         self._finish(camps, reasons, out, dead_now=dead_now or [], when=when)
@@ -556,16 +562,17 @@ class InterviewVampire(Ruleset):
                 when: str = "", ended: bool = False) -> None:
         g = self.game
         self.camps, self.reasons = camps, reasons
-        if ended:
-            winner: Any = None
-        elif len(camps) == 2:
-            winner = [HUMAN, VAMPIRE]
-        elif camps:
-            winner = camps[0]
-        else:
-            winner = CRIMINAL if g.living(CRIMINAL) else "draw"
-        g.finish(winner, out)
+        g.finish(None if ended else self._winner(camps), out)
         g.post("interview_vampire/final", out, **self.final_data(), dead_now=dead_now or [], when=when)
+
+    def _winner(self, camps: list[str]) -> Winner:
+        """``game.winner`` for the winning ``camps``: both camps as a list, one camp, or with none the
+        criminals when one is alive, else "draw"."""
+        if len(camps) == 2:
+            return [HUMAN, VAMPIRE]
+        if camps:
+            return camps[0]
+        return CRIMINAL if self.game.living(CRIMINAL) else "draw"
 
     def won(self, seat: int) -> bool:
         """Did ``seat`` win? Members of a winning camp (living or dead, by their last role) win; a

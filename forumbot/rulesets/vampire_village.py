@@ -36,7 +36,7 @@ from forumbot.engine.runoff import RunoffVote, VoteOutcome, seeded_draw
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.title import Title, settle_election
 from forumbot.engine.triggers import Window, Windows
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Event, Step, Winner
 from forumbot.language.types import Command
 
 VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER = (
@@ -818,7 +818,7 @@ class VampireVillage(Ruleset):
             return VAMPIRES, "villagers_dead"
         return None
 
-    def finish_game(self, winner: str | None, reason: str | None, out: Step) -> None:
+    def finish_game(self, winner: Winner, reason: str | None, out: Step) -> None:
         self.windows.clear()  # no death window stays open after the end
         super().finish_game(winner, reason, out)
 
