@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -51,6 +52,20 @@ def _pairs(items: list[str], what: str) -> list[tuple[str, str]]:
     return out
 
 
+EXTRA_HINT = "pip install 'forumbot[simulate]' (in a checkout: .venv/bin/pip install -e '.[simulate]')"
+
+
+def _require(module: str, what: str) -> None:
+    """Exit 2 with one line saying how to install ``module`` (of the optional extra ``simulate``) when it
+    cannot be imported: ``pip install .`` leaves the simulator's libraries out."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        typer.echo(f"forumbot simulate needs {module} for {what}, which is in the optional extra "
+                   f"'simulate': {EXTRA_HINT}", err=True)
+        raise typer.Exit(2) from None
+
+
 def _label(point: dict[str, Any], keys: list[str]) -> str:
     return ", ".join(f"{k}={point[k]}" for k in keys) or "defaults"
 
@@ -91,6 +106,11 @@ def simulate_command(
     params = {k: _value(v) for k, v in _pairs(param, "--param")}
     swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x != ""] for k, v in _pairs(sweep, "--sweep")}
     points = sweep_points(params, swept)
+    _require("statsmodels", "its win-rate intervals")
+    if out is not None and swept:
+        _require("matplotlib", "the --sweep plots of --out")
+    if scheduler:
+        _require("dask.distributed", "--scheduler")
     keys = list(swept)
     rows: list[tuple[dict[str, Any], GameResult]] = []
     summaries: list[Summary] = []

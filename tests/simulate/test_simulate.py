@@ -4,6 +4,7 @@ deterministic for any number of processes or on a Dask cluster, the figures, and
 from __future__ import annotations
 
 import csv
+import sys
 import random
 from pathlib import Path
 
@@ -236,3 +237,20 @@ def test_every_table_size_plays_without_refusals(ruleset: str) -> None:
     for n in RANGES[ruleset]:
         for r in run(Spec(ruleset, n, policy="heuristic"), games=2, seed=n):
             assert r.finished and r.winners and r.rejected == 0, (n, r.seed, r.refused)
+
+
+@pytest.mark.parametrize(("module", "extra_args"), [
+    ("statsmodels", []),
+    ("matplotlib", ["--sweep", "starve_nights=2,3", "--out", "OUT"]),
+    ("dask.distributed", ["--scheduler", "tcp://127.0.0.1:1"]),
+])
+def test_cli_without_the_simulate_extra_says_how_to_install_it(module: str, extra_args: list[str], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install .`` leaves out the extra ``simulate``: one line saying how to install it, exit 2."""
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+    args = [str(tmp_path) if a == "OUT" else a for a in extra_args]
+    res = CliRunner().invoke(app, ["simulate", "interview_vampire", "-n", "12", "-g", "2", *args], env={"COLUMNS": "200"})
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "pip install 'forumbot[simulate]'" in res.output and module in res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
