@@ -4,8 +4,8 @@ deterministic for any number of processes or on a Dask cluster, the figures, and
 from __future__ import annotations
 
 import csv
-import sys
 import random
+import sys
 from pathlib import Path
 
 import pytest
