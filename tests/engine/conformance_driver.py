@@ -13,6 +13,7 @@ import hashlib
 import json
 import pickle
 import random
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,22 @@ def allowed_sizes(ruleset: str, span: int = 14) -> list[int]:
             continue
         sizes.append(n)
     return sizes
+
+
+def varied_params(ruleset: str, seed: int) -> dict[str, Any]:
+    """Parameters for game ``seed`` of ``ruleset``: every yes/no and every choice among named options
+    (``Literal``) of its :class:`~forumbot.engine.ruleset.Params` drawn at random (numbers, tables and
+    counts keep their defaults); even seeds play the defaults."""
+    if seed % 2 == 0:
+        return {}
+    rng = random.Random(f"conformance:params:{ruleset}:{seed}")
+    params: dict[str, Any] = {}
+    for name, f in get_ruleset(ruleset).Params.model_fields.items():
+        if f.annotation is bool:
+            params[name] = rng.random() < 0.5
+        elif typing.get_origin(f.annotation) is typing.Literal:
+            params[name] = rng.choice(typing.get_args(f.annotation))
+    return params
 
 
 def _names(n: int) -> tuple[str, ...]:
@@ -187,10 +204,11 @@ def play(ruleset: str, n: int, seed: int, *, inject: bool = True, params: dict[s
     return rec
 
 
-def replay_digest(ruleset: str, n: int, seed: int, inputs: list[tuple[Any, ...]]) -> str:
+def replay_digest(ruleset: str, n: int, seed: int, inputs: list[tuple[Any, ...]],
+                  params: dict[str, Any] | None = None) -> str:
     """The digest of a fresh game fed ``inputs`` (the same as :meth:`Record.digest` when the game is a
     function of its inputs)."""
-    g = Game(Setup(ruleset, _names(n), seed=seed))
+    g = Game(Setup(ruleset, _names(n), params=dict(params or {}), seed=seed))
     rec = Record(g)
     for inp in inputs:
         rec.inputs.append(inp)

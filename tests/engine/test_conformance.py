@@ -2,7 +2,8 @@
 
 For each id in :func:`ruleset_ids` (never a list written here), random games with seeded player counts
 from the ruleset's allowed range (:func:`conformance_driver.allowed_sizes`) are played by random legal
-players (:func:`forumbot.simulate.actions.legal_actions`), with illegal commands sent at random points
+players (:func:`forumbot.simulate.actions.legal_actions`; every other game with its yes/no and
+named-option parameters drawn at random: :func:`conformance_driver.varied_params`), with illegal commands sent at random points
 (a verb the player may not use now, a dead target, a name beyond the roster, too many targets). Each
 game must:
 
@@ -15,7 +16,7 @@ game must:
   identical: nobody else learns that a refused command was sent);
 - before its end, never pair a player with a role or faction in a thread post, nor in a reply to
   anyone else (:func:`conformance_driver.role_mentions`), except in the messages by which the rulebook
-  tells a role (the role PM, a check's result);
+  tells a role (the role PM, a check's result) or announces the role of a player who is out;
 - replay identically: the same inputs to a fresh game give the same outputs, in this process and in
   one with another ``PYTHONHASHSEED``;
 - render every refusal in every locale.
@@ -32,10 +33,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conformance_driver import Record, allowed_sizes, play, replay_digest, role_mentions
+from conformance_driver import Record, allowed_sizes, play, replay_digest, role_mentions, varied_params
 
+from forumbot.engine.game import Game
 from forumbot.engine.ruleset import get_ruleset, ruleset_ids
-from forumbot.engine.types import Reply
+from forumbot.engine.types import Post, Reply
 from forumbot.render import LOCALES, renderer
 
 GAMES = int(os.environ.get("CONFORMANCE_GAMES", "6"))
@@ -54,6 +56,18 @@ TELLS = {
 }
 
 
+def _announced(ruleset: str, game: Game, post: Post, name: str, role: str) -> bool:
+    """Whether the rulebook has the thread announce that ``name`` (out of the game) was a ``role``:
+    vampire_village's ``reveal_roles_at_death`` option (a dead player's role is announced); human_kill's
+    花云 weather (the banished player's role is announced: docs/human_kill.md § What each player learns,
+    from the roles table of 人类杀)."""
+    if ruleset == "vampire_village":
+        return bool(game.ruleset.params.reveal_roles_at_death)
+    if ruleset == "human_kill":
+        return post.key == "human_kill/banish_result" and post.data.get("revealed") == role
+    return False
+
+
 def _games(ruleset: str) -> list[tuple[int, int]]:
     """``(players, seed)`` for each game of ``ruleset``: counts spread over its allowed range."""
     sizes = allowed_sizes(ruleset)
@@ -62,7 +76,7 @@ def _games(ruleset: str) -> list[tuple[int, int]]:
 
 @cache
 def _played(ruleset: str, n: int, seed: int, inject: bool = True) -> Record:
-    return play(ruleset, n, seed, inject=inject)
+    return play(ruleset, n, seed, inject=inject, params=varied_params(ruleset, seed))
 
 
 CASES = [(r, n, seed) for r in ruleset_ids() for n, seed in _games(r)]
@@ -122,16 +136,19 @@ def test_no_role_named_before_the_end(case: tuple[str, int, int]) -> None:
     roles = frozenset(cls.roles) | frozenset(cls.roles.values())
     rec = _played(*case)
     names = frozenset(p.name for p in rec.game.players)
+    out: set[str] = set()  # players out of the game so far
     for i, step in enumerate(rec.steps):
         if any(e.kind == "game_over" for e in step.events):
             break
+        out |= {e.data["name"] for e in step.events if e.kind == "player_out"}
         for o in step.outputs:
             if isinstance(o, Reply):
                 if (ruleset, o.key) in TELLS:
                     continue
                 mentions = role_mentions(o.data, roles, names - {o.to})
             else:
-                mentions = role_mentions(o.data, roles, names)
+                mentions = [(n, r) for n, r in role_mentions(o.data, roles, names)
+                            if not (n in out and _announced(ruleset, rec.game, o, n, r))]
             assert not mentions, (f"{_id(case)} input {i} {rec.inputs[i]}", o, mentions)
 
 
@@ -145,7 +162,7 @@ def test_refusals_render_in_every_locale(case: tuple[str, int, int]) -> None:
 
 def test_replays_identically(case: tuple[str, int, int]) -> None:
     rec = _played(*case)
-    assert replay_digest(*case, rec.inputs) == rec.digest()
+    assert replay_digest(*case, rec.inputs, varied_params(case[0], case[2])) == rec.digest()
 
 
 _HASHSEED_SCRIPT = """
