@@ -239,9 +239,11 @@ def plot_sweep(path: Path, title: str, labels: list[str], summaries: list[Summar
     camps = [c for c in summaries[0].camps if any(s.camps[c].wins for s in summaries)]
     for k, camp in enumerate(camps):
         rates = [s.camps[camp] for s in summaries]
+        # statsmodels' bounds are a rounding off at 0% and 100% (high 0.9999999999999999 for 20/20):
+        # matplotlib refuses negative error bars
         shift = (k - (len(camps) - 1) / 2) * 0.06
         ax.errorbar([x + shift for x in xs], [r.rate for r in rates],
-                    yerr=[[r.rate - r.low for r in rates], [r.high - r.rate for r in rates]],
+                    yerr=[[max(0.0, r.rate - r.low) for r in rates], [max(0.0, r.high - r.rate) for r in rates]],
                     marker="o", capsize=3, label=camp)
     ax.set_xticks(xs, labels, rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
     ax.set_ylim(0, 1)

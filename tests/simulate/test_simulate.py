@@ -254,3 +254,17 @@ def test_cli_without_the_simulate_extra_says_how_to_install_it(module: str, extr
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert "pip install 'forumbot[simulate]'" in res.output and module in res.output
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_plot_sweep_with_a_100_and_a_0_percent_point(tmp_path: Path) -> None:
+    """statsmodels' Wilson bound for 20/20 is 0.9999999999999999 (< rate): the error bars are clamped at 0."""
+    from forumbot.simulate.run import Summary, plot_sweep
+
+    def summary(wins: int) -> Summary:
+        return Summary(20, {"human": wilson(wins, 20), "vampire": wilson(20 - wins, 20)}, (1.0, 1.0), (1.0, 1.0),
+                       {}, 0, 0.0)
+
+    assert wilson(20, 20).high < 1.0 or wilson(0, 20).low > 0.0  # the rounding this test is about
+    png = tmp_path / "sweep.png"
+    plot_sweep(png, "t", ["a=1", "a=2"], [summary(20), summary(0)])
+    assert png.read_bytes()[:4] == b"\x89PNG"
