@@ -17,7 +17,7 @@ from rich.table import Table
 
 from forumbot.cli.root import app
 from forumbot.engine.game import SetupError
-from forumbot.engine.ruleset import ruleset_ids
+from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.simulate.play import GameResult
 from forumbot.simulate.policies import POLICIES
 from forumbot.simulate.run import (
@@ -104,7 +104,15 @@ def simulate_command(
     if policy not in POLICIES:
         raise typer.BadParameter(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}", param_hint="--policy")
     params = {k: _value(v) for k, v in _pairs(param, "--param")}
-    swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x != ""] for k, v in _pairs(sweep, "--sweep")}
+    swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x.strip() != ""] for k, v in _pairs(sweep, "--sweep")}
+    known = get_ruleset(ruleset).Params.model_fields
+    for key, values in swept.items():
+        if key not in known:
+            raise typer.BadParameter(f"unknown parameter {key!r}; {ruleset}'s parameters are {', '.join(known)}",
+                                     param_hint="--sweep")
+        if not values:
+            raise typer.BadParameter(f"{key}= has no values: write --sweep {key}=a,b,c (comma-separated)",
+                                     param_hint="--sweep")
     points = sweep_points(params, swept)
     _require("statsmodels", "its win-rate intervals")
     if out is not None and swept:

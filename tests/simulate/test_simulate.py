@@ -268,3 +268,18 @@ def test_plot_sweep_with_a_100_and_a_0_percent_point(tmp_path: Path) -> None:
     png = tmp_path / "sweep.png"
     plot_sweep(png, "t", ["a=1", "a=2"], [summary(20), summary(0)])
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(("sweep", "said"), [
+    ("human_executions=", "write --sweep human_executions=a,b,c"),
+    ("starve_nights= , ", "write --sweep starve_nights=a,b,c"),
+    ("nonsense=,", "unknown parameter 'nonsense'"),
+    ("nonsense=1,2", "unknown parameter 'nonsense'"),
+])
+def test_cli_empty_or_unknown_sweep_is_an_error(sweep: str, said: str) -> None:
+    res = CliRunner().invoke(app, ["simulate", "interview_vampire", "-n", "12", "-g", "2", "--sweep", sweep],
+                             env={"COLUMNS": "200"})
+    assert res.exit_code == 2, res.output
+    assert said in " ".join(res.output.split()) and "Traceback" not in res.output
+    if "unknown" in said:
+        assert "starve_nights" in res.output  # names the parameters
