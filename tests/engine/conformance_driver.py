@@ -20,7 +20,7 @@ from typing import Any
 import forumbot  # noqa: F401  (registers the rulesets)
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.engine.ruleset import get_ruleset
-from forumbot.engine.types import Deadline, Message, Post, Reply, Step
+from forumbot.engine.types import Channel, Deadline, Message, Post, Reply, Step
 from forumbot.simulate.actions import HELP_ENTRIES, Action, Option, legal_actions
 
 #: a game still running after this many phases is a failure (every ruleset ends far sooner)
@@ -31,8 +31,10 @@ ILLEGAL_RATE = 0.15
 VERBS = tuple(sorted({e.verb for e in HELP_ENTRIES.values()}))
 #: the kinds of illegal command: a verb the player may not use now (another role's, another
 #: phase's, another ruleset's), a dead player as target, a name beyond the roster (read by the
-#: parser, which refuses it before the rules see it), too many targets
-KINDS = ("verb", "dead_target", "out_of_range", "too_many")
+#: parser, which refuses it before the rules see it), too many targets, and in a game whose votes are
+#: posted in the thread a living player's thread vote out of its phase or for a dead player (a thread
+#: line naming its own poster, "vote me", is talk: never sent)
+KINDS = ("verb", "dead_target", "out_of_range", "too_many", "thread")
 #: verbs a ruleset also reads as an offered one: a human's vote (投) in human_kill's exorcism is his
 #: exorcise ballot (players write 投 there), so it is not an illegal verb while exorcise is offered
 ALSO_READ_AS = {"exorcise": ("vote",)}
@@ -127,10 +129,10 @@ def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
     return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
 
 
-def _illegal(g: Game, seat: int, options: list[Option], seen: set[str],
+def _illegal(g: Game, seat: int, options: list[Option], seen: set[str], seen_channels: set[str],
              rng: random.Random) -> tuple[str, str] | None:
     """An illegal command for ``seat`` now, as ``(kind, text)``, or None when the kind drawn has none.
-    ``seen``: the verbs offered to anyone so far in this game."""
+    ``seen``/``seen_channels``: the verbs and channels offered to anyone so far in this game."""
     kind = rng.choice(KINDS)
     others = [s for s in g.alive() if s != seat] or [seat]
     if kind == "verb":
@@ -145,6 +147,16 @@ def _illegal(g: Game, seat: int, options: list[Option], seen: set[str],
         targets = tuple(rng.sample(others, k))
         number = rng.randint(1, 3) if verb == "clue" else None
         return kind, Action(verb, targets, number).text(g)
+    if kind == "thread":
+        if "thread" not in seen_channels or not g.player(seat).alive:
+            return None
+        voting = [o for o in options if o.channel == "thread"]
+        dead = [p.seat for p in g.players if not p.alive]
+        if voting:
+            return (kind, Action("vote", (rng.choice(dead),)).text(g)) if dead else None
+        if others == [seat]:
+            return None
+        return kind, Action("vote", (rng.choice(others),)).text(g)
     named = [o for o in options if o.most > 0 and o.channel == "pm"]
     if not named:
         return None
@@ -174,21 +186,24 @@ def play(ruleset: str, n: int, seed: int, *, inject: bool = True, params: dict[s
     rec.inputs.append(("start",))
     rec.steps.append(g.start())
     seen: set[str] = set()
+    seen_channels: set[str] = set()
     while not g.finished:
         assert len(g.phases) <= MAX_PHASES, f"{ruleset} n={n} seed={seed}: no end after {MAX_PHASES} phases"
         phase_id = g.phase.id
         for p in g.players:
             options = legal_actions(g, p.seat)
             seen |= {o.verb for o in options}
+            seen_channels |= {o.channel for o in options}
             if inject and bad_rng.random() < ILLEGAL_RATE:
-                drawn = _illegal(g, p.seat, options, seen, bad_rng)
+                drawn = _illegal(g, p.seat, options, seen, seen_channels, bad_rng)
                 if drawn is not None:
                     kind, text = drawn
+                    channel: Channel = "thread" if kind == "thread" else "pm"
                     before = _state(g)
-                    step = g.apply(Message(p.name, text))
+                    step = g.apply(Message(p.name, text, channel))
                     rec.illegal[len(rec.inputs)] = Illegal(p.name, p.seat, kind, text, step, g.phase.kind,
                                                            _changed(before, _state(g)))
-                    rec.inputs.append(("pm", p.name, text))
+                    rec.inputs.append((channel, p.name, text))
                     rec.steps.append(step)
             if options and play_rng.random() < 0.8:
                 action = play_rng.choice(options).sample(play_rng)

@@ -4,7 +4,8 @@ For each id in :func:`ruleset_ids` (never a list written here), random games wit
 from the ruleset's allowed range (:func:`conformance_driver.allowed_sizes`) are played by random legal
 players (:func:`forumbot.simulate.actions.legal_actions`; every other game with its yes/no and
 named-option parameters drawn at random: :func:`conformance_driver.varied_params`), with illegal commands sent at random points
-(a verb the player may not use now, a dead target, a name beyond the roster, too many targets). Each
+(a verb the player may not use now, a dead target, a name beyond the roster, too many targets; a
+thread vote out of its phase or for a dead player where votes are posted in the thread). Each
 game must:
 
 - end (a winner or none) within the driver's phase limit, opening only phases of its declared
