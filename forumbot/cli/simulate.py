@@ -70,8 +70,11 @@ def _label(point: dict[str, Any], keys: list[str]) -> str:
     return ", ".join(f"{k}={point[k]}" for k in keys) or "defaults"
 
 
-def _table(title: str, s: Summary) -> Table:
-    t = Table(title=title, title_justify="left")
+def _table(title: str, caption: str, s: Summary) -> Table:
+    # wide enough for the title and caption on one line each when the terminal is: rich wraps them at the
+    # table's width, which the columns alone make narrower than the title
+    t = Table(title=title, caption=caption, title_justify="left", caption_justify="left",
+              min_width=max(len(title), len(caption)) + 2)
     for col in ("camp", "wins", "win rate", "95% interval (Wilson)"):
         t.add_column(col, justify="left" if col == "camp" else "right")
     for camp, r in s.camps.items():
@@ -174,7 +177,7 @@ def _print(console: Console, ruleset: str, players: int, games: int, policy: str
            point: dict[str, Any], s: Summary) -> None:
     shown = ", ".join(f"{k}={v}" for k, v in point.items()) or "default parameters"
     how = f"{policy} play" + (f", skill {skill:g}" if policy != "random" else "")
-    console.print(_table(f"{ruleset}, {players} players, {shown}: {games} games, {how}, seed {seed}", s))
+    console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games} games, {how}, seed {seed}", s))
     console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
                   f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
     console.print("deaths per game: " + (", ".join(f"{k} {v:.2f}" for k, v in s.deaths.items()) or "none"))

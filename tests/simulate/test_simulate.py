@@ -283,3 +283,13 @@ def test_cli_empty_or_unknown_sweep_is_an_error(sweep: str, said: str) -> None:
     assert said in " ".join(res.output.split()) and "Traceback" not in res.output
     if "unknown" in said:
         assert "starve_nights" in res.output  # names the parameters
+
+
+def test_cli_table_title_does_not_wrap_mid_phrase() -> None:
+    """In an 80-column terminal the title and its caption each stay on one line."""
+    res = CliRunner().invoke(app, ["simulate", "interview_vampire", "-n", "12", "-g", "3", "--policy", "heuristic",
+                                   "--skill", "0.2", "--sweep", "starve_nights=2"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = [line.strip() for line in res.output.splitlines()]
+    assert "interview_vampire, 12 players, starve_nights=2" in lines
+    assert "3 games, heuristic play, skill 0.2, seed 0" in lines
