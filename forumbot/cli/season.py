@@ -51,10 +51,14 @@ def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False):
 
 @app.command("init")
 def init(
-    path: Path = typer.Argument(Path("season.toml"), help="where to write the new season file"),
-    ruleset: str = typer.Option("sunlight", help=f"one of: {', '.join(ruleset_ids())}"),
+    path: Path = typer.Argument(Path("season.toml"), help="where to write the new season file (a .toml file)"),
+    ruleset: str = typer.Option("sunlight", help=f"the season's ruleset, one of: {', '.join(ruleset_ids())}"),
 ) -> None:
-    """Write a commented starting season file for RULESET."""
+    """Write a commented starting season file for the ruleset of --ruleset (default sunlight) at PATH."""
+    if path.suffix != ".toml" and path.name in ruleset_ids():
+        typer.echo(f"error: {path} is a ruleset's name, not a season file; did you mean "
+                   f"`forumbot init --ruleset {path.name} {path.name}.toml`?", err=True)
+        raise typer.Exit(2)
     source = EXAMPLES / f"{ruleset}.example.toml"
     if ruleset not in ruleset_ids() or not source.exists():
         typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)

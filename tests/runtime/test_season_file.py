@@ -109,6 +109,16 @@ def test_init_writes_no_start_in_the_past(tmp_path, ruleset, monkeypatch):
     assert checked.exit_code == 0 and "WARNING" not in checked.output, checked.output
 
 
+def test_init_refuses_a_ruleset_name_as_the_path(tmp_path, monkeypatch) -> None:
+    """``forumbot init killer_club`` wrote a sunlight season into a file named killer_club."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["init", "killer_club"])
+    assert result.exit_code == 2 and not (tmp_path / "killer_club").exists()
+    assert "did you mean `forumbot init --ruleset killer_club killer_club.toml`?" in result.output
+    helped = CliRunner().invoke(app, ["init", "--help"], env={"COLUMNS": "200"})
+    assert "--ruleset" in " ".join(helped.output.split()).split("Options")[0]  # the help line names the option
+
+
 def test_init_start_hint_is_tomorrow_evening_in_the_season_zone():
     text = 'time_zone = "Asia/Taipei"\n[schedule]\nstart = 2020-01-01T20:00:00  # why\n'
     written = future_start(text, now=datetime(2027, 5, 3, 17, 0, tzinfo=UTC))  # 01:00 on the 4th in Taipei
