@@ -19,7 +19,7 @@ def standings(
     html: Path = typer.Option(None, "--html", help="also write the series page (HTML, offline) into this folder"),
 ) -> None:
     """Games played and won by each player, in all and by role, over finished seasons; and the
-    first-night victims, for ``[params.series] previous_first_victims`` of the next game."""
+    first-night victims, for previous_first_victims in the next game's season file."""
     from forumbot.cli.season import _bot, _load
 
     table: dict = {}

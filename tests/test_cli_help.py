@@ -1,0 +1,36 @@
+"""Every ``forumbot ... --help`` reads as plain text: no reST backticks, no markup eaten by rich, no
+sentence broken where its source line ended."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from typer.testing import CliRunner
+
+from forumbot.cli import app
+
+COMMANDS = [c.name or c.callback.__name__ for c in app.registered_commands if c.callback is not None]
+
+
+def _help(*args: str, columns: int = 100) -> str:
+    res = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": str(columns)})
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_has_no_markup_artefacts(command: str) -> None:
+    out = _help(*([command] if command else []))
+    assert "``" not in out and "[]" not in out and "its  " not in out, out
+    if command == "forum-check":
+        assert "its [forum] table" in out
+
+
+def test_command_list_keeps_each_summary_on_one_line() -> None:
+    out = _help(columns=300)
+    for info in app.registered_commands:
+        assert info.callback is not None and info.name
+        summary = " ".join(inspect.getdoc(info.callback).split("\n\n")[0].split())  # type: ignore[union-attr]
+        line = next(line for line in out.splitlines() if line.startswith(f"│ {info.name} "))
+        assert summary.split()[-1] in line, (info.name, line)
