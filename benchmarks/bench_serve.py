@@ -1,7 +1,7 @@
 """``forumbot serve`` with many seasons in one process, against the in-memory forum: CPU per poll cycle,
 resident memory (10 seasons, then 100: growth per season) and deadline lag.
 
-    .venv/bin/python benchmarks/bench_serve.py [--seasons 100] [--first 10] [--length 10] [--poll 1]
+    .venv/bin/python benchmarks/bench_serve.py [--seasons 100] [--first 10] [--length 20] [--poll 5] [--database URL]
 
 Each season is the sunlight worked example (7 players, their messages a few seconds into each phase) on
 its own in-memory forum, with its own SQLite file (serve's default), all judged by one Service. The first
@@ -111,8 +111,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seasons", type=int, default=100)
     parser.add_argument("--first", type=int, default=10)
-    parser.add_argument("--length", type=float, default=10.0, help="seconds a phase")
-    parser.add_argument("--poll", type=float, default=1.0, help="poll interval, seconds")
+    parser.add_argument("--length", type=float, default=20.0, help="seconds a phase")
+    parser.add_argument("--poll", type=float, default=5.0, help="poll interval, seconds")
+    parser.add_argument("--database", help="one SQLAlchemy URL for every season (serve --database); default: a "
+                                           "SQLite file a season")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -120,7 +122,7 @@ def main() -> None:
     players = Players(args.length)
     lags: list[float] = []
     cycles = [0]
-    service = Service(ServeOptions(folder, scan_seconds=1.0, forum_factory=players.forum))
+    service = Service(ServeOptions(folder, database=args.database, scan_seconds=1.0, forum_factory=players.forum))
     observe = service.metrics.observe
 
     def counting(bot: Bot) -> None:
@@ -130,7 +132,8 @@ def main() -> None:
 
     service.metrics.observe = counting  # type: ignore[method-assign]
     base = rss_mb()
-    print(f"{args.seasons} seasons (first {args.first}), phases of {args.length:g} s, poll every {args.poll:g} s")
+    print(f"{args.seasons} seasons (first {args.first}), phases of {args.length:g} s, poll every {args.poll:g} s, "
+          f"database: {args.database or 'a SQLite file a season'}")
     print(f"RSS before any season: {base:.1f} MB")
     stop = threading.Event()
     threading.Thread(target=players.run, args=(stop,), daemon=True).start()

@@ -110,3 +110,29 @@ def test_the_forum_refusing_for_its_daily_limit_holds_the_account(tmp_path):
     season.bot.cycle()
     assert pace.pms_held()
     assert len(season.bot.store.outbox(("failed",))) == 1  # one refusal, the other six wait without trying
+
+
+def test_a_forum_that_is_down_holds_only_its_own_seasons(tmp_path):
+    start = soon()
+    write_season(tmp_path, "down", start, base_url="http://down.test")
+    write_season(tmp_path, "up", start, base_url="http://up.test")
+
+    class Forums(OwnForums):
+        def __call__(self, config: SeasonConfig) -> MemoryForum:
+            f = super().__call__(config)
+            f.down = config.name == "down"
+            return f
+
+    forums = Forums()
+    service = Service(ServeOptions(tmp_path, scan_seconds=0.2, forum_factory=forums))
+    runner = threading.Thread(target=service.run, daemon=True)
+    runner.start()
+    try:
+        wait_for(lambda: "up" in forums.by_season and len(write_times(forums.by_season["up"])) >= 8, timeout=60,
+                 what="the season on the forum that is up")
+        assert not write_times(forums.by_season["down"])
+        forums.by_season["down"].down = False  # back: it starts as `forumbot run` would
+        wait_for(lambda: len(write_times(forums.by_season["down"])) >= 8, timeout=60, what="the season after the outage")
+    finally:
+        service.stop()
+        runner.join(timeout=60)
