@@ -168,7 +168,9 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=30)
+    # A pool for a `forumbot serve` worker's season threads (each holds one connection at a time, two
+    # while it writes to a paced forum): 50 at most, half PostgreSQL's default max_connections.
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=40)
 
 
 def private_sqlite_file(url: str) -> None:

@@ -43,13 +43,14 @@ class ForumPace:
         self._next: datetime | None = None
         self._pm_hold: datetime | None = None
         self._conn: Connection | None = None
+        self._pm_hold_changed = False
 
     def acquire(self, timeout: float | None) -> bool:
         """Take the slot, waiting at most ``timeout`` seconds (None: as long as it takes); False: not taken."""
         if not self._lock.acquire(timeout=-1 if timeout is None else max(0.0, timeout)):
             return False
-        if self.engine is None:
-            return True
+        if self.engine is None or self.interval <= 0:
+            return True  # nothing to space (a forum without flood control): no database row held
         try:
             conn = self.engine.connect()
             if timeout is not None:
@@ -84,6 +85,12 @@ class ForumPace:
         try:
             if wrote:
                 self._next = self._now() + timedelta(seconds=self.interval)
+            if self._conn is None and self.engine is not None and self._pm_hold_changed:
+                with self.engine.begin() as c:  # a quota reached on a forum without spacing: tell the others
+                    c.execute(text("INSERT INTO forum_pacing (forum, pm_hold_until) VALUES (:k, :h) ON CONFLICT (forum) "
+                                   "DO UPDATE SET pm_hold_until = EXCLUDED.pm_hold_until"),
+                              {"k": self.key, "h": self._pm_hold})
+            self._pm_hold_changed = False
             if self._conn is not None:
                 try:
                     self._conn.execute(text("UPDATE forum_pacing SET next_write_at = :n, pm_hold_until = :h "
@@ -99,6 +106,7 @@ class ForumPace:
         """The forum refused a private message for the account's daily limit: every season's private
         messages on this account wait ``seconds`` (called with the slot taken)."""
         self._pm_hold = self._now() + timedelta(seconds=seconds)
+        self._pm_hold_changed = True
 
     def pms_held(self) -> bool:
         """Whether private messages of this account must wait (the daily limit), as last seen."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 
 from forumbot.config import ConfigError, SeasonConfig, load_config
@@ -129,7 +129,9 @@ class Service:
         if self.engine is not None:
             self._upgrade_once(self.engine)
             if self.engine.dialect.name == "postgresql":
-                self.leases = Leases(self.engine, options.worker, options.lease_seconds)
+                # leases on their own small pool: seasons busy with the database never delay a renewal
+                lease_engine = create_engine(self.engine.url, pool_pre_ping=True, pool_size=2, max_overflow=2)
+                self.leases = Leases(lease_engine, options.worker, options.lease_seconds)
         self.pacing = Pacing(self.engine if self.leases is not None else None)
         self.threads: dict[str, SeasonThread] = {}
         self._files: dict[Path, tuple[float, SeasonConfig | None]] = {}  # path -> (mtime, config or None: invalid)
