@@ -65,3 +65,16 @@ def test_the_wheel_ships_every_resource(tmp_path):
               for p in (ROOT / "forumbot" / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert len(wanted) > 300 and not wanted - shipped, sorted(wanted - shipped)[:10]
     assert not any(name.startswith(("templates/", "config/")) for name in shipped)
+
+
+def test_example_season_files_name_no_checkout_path():
+    """A wheel has no forumbot/config_examples/ folder: an example that ``forumbot init`` does not write
+    (init puts its own path in the ruleset examples) says THIS_FILE."""
+    from forumbot.engine.ruleset import ruleset_ids
+
+    examples = Path(__file__).parents[1] / "forumbot" / "config_examples"
+    others = [p for p in examples.glob("*.toml") if p.name.removesuffix(".example.toml") not in ruleset_ids()]
+    assert others
+    for path in others:
+        text = path.read_text(encoding="utf-8")
+        assert "config_examples/" not in text and "forumbot check THIS_FILE" in text, path.name
