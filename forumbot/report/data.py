@@ -31,7 +31,9 @@ _PLAIN = frozenset({"phase_opened", "deadline", "player_out", "ballot", "roles_d
                     "banish_closed", "sage_vote_closed", "setup", "command_in_thread"})
 # Event keys that hold a seat (or a list of seats): shown as names.
 _SEAT_KEYS = frozenset({"seat", "voter", "target", "actor", "killer", "victim", "chosen", "from", "to", "tied",
-                        "dead", "choices", "votes", "saved_seat", "guarded", "replaced", "out", "suicides", "warned"})
+                        "dead", "choices", "saved_seat", "guarded", "replaced", "out", "suicides", "warned",
+                        "targets", "seats", "among", "starved", "criminals", "executed", "elder", "for", "by",
+                        "seating", "choice"})
 
 
 def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
@@ -173,19 +175,18 @@ def _timeline(log: GameLog, votes: list[dict[str, Any]], deaths: list[dict[str, 
     return rows
 
 
-def _fact(g: Game, kind: str, data: dict[str, Any]) -> dict[str, str]:
-    """An event as one line: its kind and its data with seats written as names."""
-    def show(key: str, value: Any) -> str:
+def _fact(g: Game, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An event for the timeline: its ``kind`` and its ``data`` with seats written as names (a list of seats as
+    a list of names). ``<locale>/report/facts.html`` words it (:func:`forumbot.report.html.fact_line`)."""
+    def show(key: str, value: Any) -> Any:
         if key in _SEAT_KEYS:
             if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(g.players):
                 return g.name(value)
             if isinstance(value, list) and all(isinstance(v, int) and 1 <= v <= len(g.players) for v in value):
-                return ", ".join(g.names(value)) or "-"
-        if isinstance(value, dict):
-            return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
-        return "-" if value is None else str(value)
+                return g.names(value)
+        return value
 
-    return {"kind": kind, "text": "; ".join(f"{k}: {show(k, v)}" for k, v in data.items() if k != "phase_id")}
+    return {"kind": kind, "data": {k: show(k, v) for k, v in data.items() if k != "phase_id"}}
 
 
 def _when(log: GameLog, at: datetime | None) -> str | None:
@@ -222,7 +223,7 @@ def _camps(log: GameLog) -> dict[str, Any]:
 def _scores(g: Game) -> dict[str, Any] | None:
     """Sunlight's score lines: each player's running personal score after each vote round, and the win
     index (Σ goods' correct points / Σ all points, suicides' ballots left out) against its threshold.
-    Rulebook: 阳光杀 「个人积分及名次」 and the win index clause."""
+    Rulebook: 阳光下的罪恶 「个人积分及名次」 and the win index clause."""
     if g.ruleset.id != "sunlight":
         return None
     s = g.ruleset.s  # type: ignore[attr-defined]

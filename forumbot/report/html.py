@@ -11,12 +11,14 @@ local: the page works offline, from a file.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.render import LOCALES, TEMPLATES
 from forumbot.resources import package_dir
 
@@ -28,15 +30,27 @@ def environment(locale: str) -> jinja2.Environment:
     """The Jinja2 environment of report pages in ``locale``; ValueError for an unknown locale."""
     if locale not in LOCALES:
         raise ValueError(f"unknown locale {locale!r}; choose one of {', '.join(LOCALES)}")
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(TEMPLATES / locale), str(TEMPLATES / "html")]),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
     )
+    env.globals["verb_words"] = VERB_WORDS[locale]  # <locale>/_macros.j2, shared with the posts' templates
+    return env
 
 
 def render_page(page: str, data: dict[str, Any], locale: str) -> str:
     """The HTML text of ``page`` ("report" or "series") for ``data`` in ``locale``."""
     return environment(locale).get_template(f"{page}.html").render(data=data, lang=_LANG[locale])
+
+
+def fact_line(kind: str, data: dict[str, Any], locale: str) -> str:
+    """One timeline line (an event as :func:`forumbot.report.data._fact` gives it) in ``locale``, as plain text."""
+    return str(_facts(locale).line(kind, data))
+
+
+@functools.cache
+def _facts(locale: str) -> Any:
+    return environment(locale).get_template("report/facts.html").module
 
 
 def write_page(page: str, data: dict[str, Any], locale: str, out_dir: str | Path) -> Path:
