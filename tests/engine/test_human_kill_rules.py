@@ -199,3 +199,23 @@ def test_modifier_draw_is_seeded_and_respects_exclusions():
     a = draw_modifier(g, {"x": 1, "y": 1}, 1, Step(), exclude=["x"])
     assert a == "y"
     assert draw_modifier(g, {"x": 1, "y": 1}, 2, Step()) == draw_modifier(g, {"x": 1, "y": 1}, 2, Step())
+
+
+def test_help_offers_yukari_no_save_under_kaisei():
+    """快晴: 「the exorcism target is protected neither by Mamizou's disguise nor by Yukari's save」 (人类杀
+    weather table): her save is refused that day, so help does not offer it (found by the conformance
+    test: a save the help offered was refused)."""
+    from forumbot.engine.game import Game, Setup
+    from forumbot.engine.types import Deadline, Message
+
+    g = Game(Setup("human_kill", tuple(f"p{i}" for i in range(1, 10)), params={"weather": True},
+                   roles={"p1": "yukari", "p2": "remilia", "p3": "youkai", "p4": "reimu"}, seed=3))
+    g.start()
+    while g.phase.kind != "yukari":
+        g.apply(Deadline(g.phase.id))
+    hk = g.ruleset
+    assert "save" in hk.help_data(1)["verbs"]
+    hk.weather = "kaisei"  # the day's draw is seeded: set the weather this rule is about
+    assert "save" not in hk.help_data(1)["verbs"] and "kill" in hk.help_data(1)["verbs"]
+    step = g.apply(Message("p1", "save p5"))
+    assert [e.data["reason"] for e in step.events if e.kind == "rejected"] == ["kaisei"]

@@ -1145,7 +1145,10 @@ class HumanKill(Ruleset):
             if kind == "mamizou" and role == MAMIZOU:
                 verbs.append("disguise")
             if kind == "yukari" and role == YUKARI:
-                verbs += [x for x in ("save", "kill") if x not in self.yukari_used]
+                # 快晴: 「the exorcism target is protected neither by Mamizou's disguise nor by Yukari's
+                # save」 (人类杀 roles, weather table): no save to offer that day
+                verbs += [x for x in ("save", "kill") if x not in self.yukari_used
+                          and not (x == "save" and self.w("kaisei"))]
             if kind == "doremy" and role == DOREMY:
                 verbs.append("dream")
             if kind == "election" or (kind == "sage_pleas" and self.election and seat in (self.election.vote.candidates or ())):
