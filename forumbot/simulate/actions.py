@@ -192,6 +192,9 @@ def _killer_club(game: Game, seat: int, options: list[Option], help_data: dict[s
                 o = replace(o, targets=tuple(t for t in o.targets if game.player(t).role != "police"))
         elif o.key == "choose":
             o = _narrow(o, tuple(kc.choice_among))
+        elif o.key in ("kill", "save"):  # not the same player two nights running
+            team = "killer" if o.key == "kill" else "nurse"
+            o = replace(o, targets=tuple(t for t in o.targets if not kc.night.repeats(team, t)))
         out.append(_runoff(o, kc.vote))
     return out
 
@@ -206,6 +209,9 @@ def _vampire_village(game: Game, seat: int, options: list[Option], help_data: di
             continue
         elif o.key == "guard":
             o = replace(o, targets=tuple(t for t in o.targets if not vv.night.repeats("guard", t)))
+        elif o.key == "kill" and vv.params.team_order == "first" and vv.night.of("vampire") is not None:
+            continue  # the vampires' first order stands
+
         if o.key in ("vote", "kill", "check", "guard", "poison", "shoot", "charm"):  # lovers never target each other
             o = replace(o, targets=tuple(t for t in o.targets if not vv.links.linked(seat, t)))
         out.append(_runoff(o, vv.vote))
@@ -227,6 +233,10 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
             o = _narrow(o, hk.election.vote.candidates or hk.election.candidates)
         elif o.key == "vote":
             o = _runoff(o, hk.vote)
+        elif o.key in ("clockwise", "anticlockwise"):  # the sage starts from one who died this round, or himself
+            o = replace(o, targets=tuple(hk.round_dead or (seat,)))
+        elif o.key == "stand_in" and hk.souten is not None:  # 苍天: in place of one of the dying
+            o = _narrow(o, tuple(d for d, _ in hk.souten["chain"]))
         out.append(o)
     return out
 

@@ -91,12 +91,15 @@ class Illegal:
 class Record:
     """A game played: ``inputs`` in order (``("start",)``, ``("pm"|"thread", sender, text)`` or
     ``("deadline", phase_id)``) with the :class:`Step` each produced, the illegal commands among them
-    (their indexes in ``inputs``), and the finished game."""
+    (their indexes in ``inputs``), the legal ones refused, and the finished game."""
 
     game: Game
     inputs: list[tuple[Any, ...]] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     illegal: dict[int, Illegal] = field(default_factory=dict)
+    #: legal actions (each a player's one action of the phase) the ruleset refused: (input index,
+    #: sender, role, text, phase kind)
+    refused_legal: list[tuple[int, str, str, str, str]] = field(default_factory=list)
 
     def legal_outputs(self) -> list[Any]:
         """Events and outputs of every input but the illegal ones, as plain data."""
@@ -210,7 +213,11 @@ def play(ruleset: str, n: int, seed: int, *, inject: bool = True, params: dict[s
                 if action is not None:
                     text = action.text(g)
                     rec.inputs.append((action.channel, p.name, text))
-                    rec.steps.append(g.apply(Message(p.name, text, action.channel)))
+                    step = g.apply(Message(p.name, text, action.channel))
+                    rec.steps.append(step)
+                    if any(e.kind == "rejected" for e in step.events):
+                        rec.refused_legal.append((len(rec.steps) - 1, p.name, g.player(p.seat).role, text,
+                                                  g.phase.kind))
             if g.finished or g.phase.id != phase_id:
                 break
         if not g.finished and g.phase.id == phase_id:

@@ -10,6 +10,8 @@ game must:
 
 - end (a winner or none) within the driver's phase limit, opening only phases of its declared
   ``phase_kinds``;
+- accept every legal action (each player sends at most one per phase): the help offers no more than
+  the rules allow;
 - refuse every illegal command with a reply to its sender alone, no thread post, one ``rejected``
   event naming the sender (a name beyond the roster is refused by the parser: a ``common/parse_error``
   reply and no event), and change nothing of the game's state;
@@ -109,6 +111,12 @@ def test_game_ends(case: tuple[str, int, int]) -> None:
     assert sum(1 for s in rec.steps for e in s.events if e.kind == "game_over") == 1
     declared = set(type(rec.game.ruleset).phase_kinds)
     assert {ph.kind for ph in rec.game.phases} <= declared  # what a season's schedule may name
+
+
+def test_legal_actions_are_accepted(case: tuple[str, int, int]) -> None:
+    """What the help offers a player (:func:`~forumbot.simulate.actions.legal_actions`) is what the rules
+    accept: each player's one action of a phase is never refused."""
+    assert _played(*case).refused_legal == []
 
 
 def test_illegal_commands_are_refused_and_change_nothing(case: tuple[str, int, int]) -> None:
