@@ -4,16 +4,20 @@ It starts a fresh FlaskBB on 127.0.0.1 (installed on first use), creates the jud
 the players, writes a season file with phases a few seconds long, runs the bot, and has every player
 send real private messages from their own account (votes, kills, successor picks, clue choices, written
 the ways players write them). It prints the thread's address and the final standings, then keeps the
-forum up for a browser until Ctrl-C.
+forum up for a browser until Ctrl-C. The season file and its database are in a temporary folder, deleted at
+the end unless ``--keep``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,6 +148,8 @@ def demo(
     locale: str = typer.Option("zh-Hans", help="zh-Hans, zh-Hant or en"),
     seed: int = typer.Option(21, help="the role draw and the players' choices"),
     wait: bool = typer.Option(True, help="keep the forum up for a browser until Ctrl-C"),
+    keep: bool = typer.Option(False, "--keep", help="keep the demo's folder (season file, and the SQLite database "
+                              "with every post and private message) instead of deleting it at the end"),
 ) -> None:
     """Play a whole sunlight season on a local FlaskBB with simulated players."""
     from forumbot.cli.season import setup_logging
@@ -160,8 +166,7 @@ def demo(
     except HarnessError as exc:
         typer.echo(f"error: could not start the local forum: {exc}", err=True)
         raise typer.Exit(1) from None
-    with forum:
-        folder = Path(tempfile.mkdtemp(prefix="forumbot-demo-"))
+    with forum, demo_folder(keep) as folder:
         os.environ["FORUMBOT_DEMO_PASSWORD"] = forum.judge.password
         config = load_config(write_season(folder, forum, names, phase_seconds, locale, seed))
         typer.echo(f"Forum: {forum.base_url}  (season file {config.path})")
@@ -174,7 +179,7 @@ def demo(
             typer.echo("\nStopped before the end of the season.")
             return
         thread_url = f"{forum.base_url}/topic/{bot.thread_id}"
-        print_standings(bot)
+        print_standings(bot.game, locale)
         typer.echo(f"\nThe game thread: {thread_url}")
         typer.echo(f"Players' private messages sent: {sim.sent}; the judge's outbox: {len(bot.store.outbox(('sent',)))} delivered.")
         if wait:
@@ -189,9 +194,30 @@ def demo(
                 typer.echo("stopping the forum")
 
 
-def print_standings(bot) -> None:
-    data = bot.game.ruleset.final_data()
-    typer.echo(f"\nWinner: {data['winner']}  win index {data['correct']:g}/{data['total']:g} = {data['win_index']:.2%}")
+@contextlib.contextmanager
+def demo_folder(keep: bool) -> Iterator[Path]:
+    """A new folder for the demo's season file and database; deleted at the end (the database holds every
+    private message) unless ``keep``, and then its path is printed."""
+    folder = Path(tempfile.mkdtemp(prefix="forumbot-demo-"))
+    try:
+        yield folder
+    finally:
+        if keep:
+            typer.echo(f"The demo's season file and database are kept in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def print_standings(game, locale: str) -> None:
+    """The final standings of a finished sunlight ``game``, roles and fates in the words of ``locale``'s
+    final post (sunlight/final.j2)."""
+    from forumbot.render import renderer
+
+    data = game.ruleset.final_data()
+    words = renderer(locale).env.get_template("sunlight/final.j2").make_module(data)
+    labels, outs, alive = words.labels, words.outs, words.alive_word  # type: ignore[attr-defined]
+    typer.echo(f"\nWinner: {labels.get(data['winner'], data['winner'])}  win index {data['correct']:g}/{data['total']:g} = {data['win_index']:.2%}")
     typer.echo(f"Killers: {' -> '.join(data['killers'])}")
     for p in data["players"]:
-        typer.echo(f"{p['rank']:>3}. {pad(p['name'], 10)} {p['role']:<13} {'alive' if p['alive'] else p['out']:<8} {p['total']:g}")
+        fate = alive if p["alive"] else outs.get(p["out"], p["out"])
+        typer.echo(f"{p['rank']:>3}. {pad(p['name'], 10)} {pad(labels[p['role']], 13)} {pad(fate, 8)} {p['total']:g}")

@@ -1,0 +1,38 @@
+"""``forumbot demo``'s final output (without starting a forum: tests/e2e/test_demo.py plays a whole demo)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from forumbot.cli.demo import demo_folder, print_standings
+from forumbot.replay import load_transcript, replay
+
+TRANSCRIPT = Path(__file__).parent / "transcripts" / "sunlight_worked_example.yaml"
+
+
+@pytest.mark.parametrize(("locale", "words"), [("zh-Hans", ["首任凶手", "幸存"]), ("zh-Hant", ["首任兇手"]),
+                                               ("en", ["first killer"])])
+def test_standings_use_the_final_posts_role_names(locale: str, words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    game = replay(load_transcript(TRANSCRIPT)).game
+    assert game.finished
+    print_standings(game, locale)
+    out = capsys.readouterr().out
+    assert all(w in out.lower() for w in words), out
+    assert "first_killer" not in out
+    if locale != "en":
+        assert not re.search("[a-z]{4}", out.split("Killers:")[1]), out  # no internal ids in the table
+
+
+def test_demo_folder_is_removed_unless_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    with demo_folder(keep=False) as folder:
+        (folder / "season.sqlite").write_text("every private message", encoding="utf-8")
+    assert not folder.exists()
+    with demo_folder(keep=True) as kept:
+        pass
+    try:
+        assert kept.exists() and str(kept) in capsys.readouterr().out
+    finally:
+        kept.rmdir()
