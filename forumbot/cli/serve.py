@@ -72,14 +72,25 @@ def serve(
         signal.signal(sig, lambda *_: service.stop())
     logging.getLogger("forumbot").info("serving %s as worker %s%s", seasons_dir, options.worker,
                                        f" on {database.split('@')[-1]}" if database else "")
-    try:
-        runner = threading.Thread(target=service.run, name="forumbot-serve")
-        runner.start()
-        while runner.is_alive():
-            runner.join(timeout=0.5)
-    except ServeError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            service.run()
+        except BaseException as exc:  # reported by the main thread: a message and an exit code, no traceback
+            failure.append(exc)
+
+    runner = threading.Thread(target=run, name="forumbot-serve")
+    runner.start()
+    while runner.is_alive():
+        runner.join(timeout=0.5)
+    if failure:
+        exc = failure[0]
+        if isinstance(exc, ServeError):
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2)
+        typer.echo(f"error: forumbot serve stopped: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(1)
 
 
 def status_all(seasons_dir: Path, database: str | None) -> None:

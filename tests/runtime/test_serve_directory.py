@@ -96,3 +96,49 @@ def test_a_directory_of_seasons_new_files_picked_up_and_finished_ones_archived(t
 def test_serve_refuses_what_is_not_a_directory(tmp_path):
     out = CliRunner().invoke(app, ["serve", str(tmp_path / "missing")])
     assert out.exit_code == 2 and "not a directory of season files" in out.output
+
+
+@pytest.fixture
+def root_logging():
+    """``forumbot serve`` sets up the root logger: give pytest its handlers back afterwards."""
+    import logging
+
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_a_second_serve_of_a_directory_ends_at_once_with_one_error_line_and_exit_code_2(tmp_path, root_logging):
+    import fcntl
+    import time
+
+    with open(tmp_path / ".forumbot-serve.lock", "w") as held:  # the first `forumbot serve` holds the lock
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        began = time.monotonic()
+        out = CliRunner().invoke(app, ["serve", str(tmp_path)])
+        took = time.monotonic() - began
+    assert out.exit_code == 2, out.output
+    assert "Traceback" not in out.output and "Exception in thread" not in out.output
+    errors = [line for line in out.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "another `forumbot serve` already serves" in errors[0]
+    assert took < 3
+
+
+def test_any_failure_of_the_serve_thread_ends_serve_with_a_message_and_a_non_zero_code(tmp_path, root_logging,
+                                                                                      monkeypatch):
+    def broken(self):
+        raise ServeError("the seasons directory vanished")
+
+    monkeypatch.setattr(Service, "run", broken)
+    out = CliRunner().invoke(app, ["serve", str(tmp_path)])
+    assert out.exit_code == 2 and "error: the seasons directory vanished" in out.output
+    assert "Traceback" not in out.output
+
+    def crashed(self):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Service, "run", crashed)
+    out = CliRunner().invoke(app, ["serve", str(tmp_path)])
+    assert out.exit_code == 1 and "error: forumbot serve stopped: OSError: disk full" in out.output
