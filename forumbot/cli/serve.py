@@ -85,11 +85,11 @@ def serve(
     while runner.is_alive():
         runner.join(timeout=0.5)
     if failure:
-        exc = failure[0]
-        if isinstance(exc, ServeError):
-            typer.echo(f"error: {exc}", err=True)
+        failed = failure[0]
+        if isinstance(failed, ServeError):
+            typer.echo(f"error: {failed}", err=True)
             raise typer.Exit(2)
-        typer.echo(f"error: forumbot serve stopped: {type(exc).__name__}: {exc}", err=True)
+        typer.echo(f"error: forumbot serve stopped: {type(failed).__name__}: {failed}", err=True)
         raise typer.Exit(1)
 
 
