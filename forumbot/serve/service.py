@@ -320,6 +320,7 @@ class Service:
             self._shutdown()
 
     def _shutdown(self) -> None:
+        stopping = len(self.threads)
         for th in self.threads.values():
             th.stop_event.set()
         for th in list(self.threads.values()):
@@ -337,6 +338,8 @@ class Service:
             self.health_server.stop()
         if self._lock_file is not None:
             self._lock_file.close()
+        log.info("stopped serving %s (%d season%s stopped; the next start goes on where each stopped)", self.dir,
+                 stopping, "" if stopping == 1 else "s")
 
     def stop(self) -> None:
         self._stop.set()

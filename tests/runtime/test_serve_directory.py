@@ -142,3 +142,12 @@ def test_any_failure_of_the_serve_thread_ends_serve_with_a_message_and_a_non_zer
     monkeypatch.setattr(Service, "run", crashed)
     out = CliRunner().invoke(app, ["serve", str(tmp_path)])
     assert out.exit_code == 1 and "error: forumbot serve stopped: OSError: disk full" in out.output
+
+
+def test_serve_stopped_with_no_season_running_logs_that_it_stopped(tmp_path, caplog):
+    caplog.set_level("INFO", logger="forumbot")
+    service, runner = serve(tmp_path, Forums())
+    wait_for(lambda: service.last_step > service._started, what="a first pass")
+    stop(service, runner)
+    stopped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stopped serving")]
+    assert stopped == [f"stopped serving {tmp_path} (0 seasons stopped; the next start goes on where each stopped)"]
