@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import pad
 from forumbot.render import Renderer
@@ -76,8 +77,7 @@ def format_text(result: ReplayResult, renderer: Renderer) -> str:
         lines.append(f"out: {', '.join(ph['out']) if ph['out'] else '-'}")
         lines.append("")
     lines.append("=== standings ===")
-    winner = data["winner"] if not isinstance(data["winner"], list) else " + ".join(data["winner"])
-    lines.append(f"finished: {'yes' if data['finished'] else 'no'}  winner: {winner if winner else '-'}")
+    lines.append(outcome(data["winner"], renderer.locale) if data["finished"] else "not over")
     if "win_index" in data:
         lines.append(f"win index: {data['win_index']:.4f}")
     for p in sorted(data["players"], key=lambda p: (p["rank"] or 0, p["seat"])):

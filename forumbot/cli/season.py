@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.engine.ruleset import ruleset_ids
@@ -188,7 +189,7 @@ def status(
         typer.echo(f"season {c.name!r}: not started")
         return
     dl = bot.deadline()
-    typer.echo(f"season {c.name!r}: {'over, winner ' + str(g.winner) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
+    typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
                + (" — PAUSED" if bot.timing.paused_since else ""))
     if dl:
         typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.language.numbers import parse_duration
@@ -133,7 +134,7 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
         if not bot.started:
             state = "not started"
         elif g.finished:
-            state = f"over, winner {g.winner}"
+            state = outcome(g.winner, c.locale)
         else:
             state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "")
         dl = bot.deadline()

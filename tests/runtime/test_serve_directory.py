@@ -87,7 +87,8 @@ def test_a_directory_of_seasons_new_files_picked_up_and_finished_ones_archived(t
     assert len(sent) == len(set(sent)), "a private message was sent twice"
     # `forumbot status DIR`: one line a season, archived ones included
     out = CliRunner().invoke(app, ["status", str(tmp_path)]).output
-    assert "alpha: over, winner" in out and "(done/alpha.toml)" in out and "beta: over" in out
+    assert "alpha: over: Killers won" in out or "alpha: over: Goods won" in out
+    assert "(done/alpha.toml)" in out and "beta: over" in out and "None" not in out
     assert "notes.toml: not a season file" in out
     (tmp_path / "gamma.toml").write_text((tmp_path / "done" / "beta.toml").read_text().replace('"beta"', '"gamma"'))
     assert "gamma: not started (gamma.toml)" in CliRunner().invoke(app, ["status", str(tmp_path)]).output
@@ -98,19 +99,13 @@ def test_serve_refuses_what_is_not_a_directory(tmp_path):
     assert out.exit_code == 2 and "not a directory of season files" in out.output
 
 
-@pytest.fixture
-def root_logging():
-    """``forumbot serve`` sets up the root logger: give pytest its handlers back afterwards."""
-    import logging
-
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
+@pytest.fixture(autouse=True)
+def root_logging(monkeypatch):
+    """``forumbot serve`` would point the root logger at the test runner's stderr, closed after the test."""
+    monkeypatch.setattr("forumbot.cli.serve.setup_serve_logging", lambda level, fmt: None)
 
 
-def test_a_second_serve_of_a_directory_ends_at_once_with_one_error_line_and_exit_code_2(tmp_path, root_logging):
+def test_a_second_serve_of_a_directory_ends_at_once_with_one_error_line_and_exit_code_2(tmp_path):
     import fcntl
     import time
 
@@ -126,7 +121,7 @@ def test_a_second_serve_of_a_directory_ends_at_once_with_one_error_line_and_exit
     assert took < 3
 
 
-def test_any_failure_of_the_serve_thread_ends_serve_with_a_message_and_a_non_zero_code(tmp_path, root_logging,
+def test_any_failure_of_the_serve_thread_ends_serve_with_a_message_and_a_non_zero_code(tmp_path,
                                                                                       monkeypatch):
     def broken(self):
         raise ServeError("the seasons directory vanished")
@@ -151,3 +146,31 @@ def test_serve_stopped_with_no_season_running_logs_that_it_stopped(tmp_path, cap
     stop(service, runner)
     stopped = [r.getMessage() for r in caplog.records if r.getMessage().startswith("stopped serving")]
     assert stopped == [f"stopped serving {tmp_path} (0 seasons stopped; the next start goes on where each stopped)"]
+
+
+def test_status_of_a_season_the_organiser_ended_without_winner_says_so_not_none(tmp_path):
+    forums = Forums()
+    path = write_season(tmp_path, "服务测试C", soon(), base_url="http://c.test", stem="c")
+    path.write_text(path.read_text(encoding="utf-8").replace('ruleset = "sunlight"', 'ruleset = "killer_club"')
+                    .replace('locale = "en"', 'locale = "zh-Hans"')
+                    .replace('roles = { "C" = "killer" }', 'roles = { "C" = "killer", "D" = "police" }'), encoding="utf-8")
+    service, runner = serve(tmp_path, forums)
+    try:
+        wait_for(lambda: "http://c.test" in forums.by_url and forums.by_url["http://c.test"].threads, what="c's thread")
+        forums.by_url["http://c.test"].player_pm("Org", "end")
+        wait_for(lambda: (tmp_path / "done" / "c.toml").exists(), what="c archived")
+    finally:
+        stop(service, runner)
+    out = CliRunner().invoke(app, ["status", str(tmp_path)]).output
+    assert "服务测试C: over: ended by the organiser, no winner" in out and "None" not in out
+    one = CliRunner().invoke(app, ["status", str(tmp_path / "done" / "c.toml")]).output
+    assert "season '服务测试C': over: ended by the organiser, no winner" in one and "None" not in one
+
+
+def test_a_winner_is_named_in_the_seasons_words_for_its_camps():
+    from forumbot.cli.outcome import outcome
+
+    assert outcome("good", "zh-Hans") == "over: 好人 won"
+    assert outcome(["human", "vampire"], "en") == "over: Humans + Vampires won"
+    assert outcome("draw", "en") == "over: a draw, no winner"
+    assert outcome(None, "zh-Hant") == "over: ended by the organiser, no winner"
