@@ -5,9 +5,9 @@ Skipped without a PostgreSQL server (FORUMBOT_TEST_POSTGRES; .ci/run starts one)
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import Session, select
 
 from forumbot.migrations import upgrade
@@ -16,6 +16,21 @@ from forumbot.serve.lease import LeaseLost, Leases
 from forumbot.serve.pacing import ForumPace
 
 pytestmark = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+
+
+def _expire(engine, season: str, seconds_left: float = -1.0) -> None:
+    """Move ``season``'s lease expiry to ``seconds_left`` from now (negative: past) on the database's clock:
+    a worker that stopped renewing, without sleeping through a lease time (a loaded machine may pause a test
+    for longer than a short lease, which made the test fail for the wrong reason)."""
+    with engine.begin() as c:
+        c.execute(text("UPDATE season_lease SET expires_at = now() + CAST(:d AS interval) WHERE season = :s"),
+                  {"d": f"{seconds_left} seconds", "s": season})
+
+
+def _lapse_heartbeat(engine, worker: str) -> None:
+    with engine.begin() as c:
+        c.execute(text("UPDATE serve_worker SET expires_at = now() - interval '1 second' WHERE worker = :w"),
+                  {"w": worker})
 
 
 @pytest.fixture
@@ -27,13 +42,13 @@ def engine(db_url):
 
 
 def test_one_holder_at_a_time_and_takeover_after_expiry_with_a_new_epoch(engine):
-    a, b = Leases(engine, "a", lease_seconds=1.0), Leases(engine, "b", lease_seconds=1.0)
+    a, b = Leases(engine, "a", lease_seconds=30.0), Leases(engine, "b", lease_seconds=30.0)
     lease_a = a.try_acquire("s1")
     assert lease_a is not None and lease_a.epoch == 1
     assert b.try_acquire("s1") is None  # held and valid
     assert a.try_acquire("s1") == lease_a  # ours already: same epoch
     assert a.renew(lease_a)
-    time.sleep(1.2)  # a stops renewing (it died)
+    _expire(engine, "s1")  # a stops renewing (it died) and its lease runs out
     lease_b = b.try_acquire("s1")
     assert lease_b is not None and lease_b.epoch == 2 and lease_b.worker == "b"
     assert not a.renew(lease_a)  # a finds out it lost the season
@@ -41,7 +56,7 @@ def test_one_holder_at_a_time_and_takeover_after_expiry_with_a_new_epoch(engine)
 
 
 def test_a_stale_holder_cannot_claim_an_outbox_row(engine):
-    a, b = Leases(engine, "a", lease_seconds=1.0, margin_seconds=0.1), Leases(engine, "b", lease_seconds=30.0)
+    a, b = Leases(engine, "a", lease_seconds=30.0, margin_seconds=0.1), Leases(engine, "b", lease_seconds=30.0)
     store = Store.open_season(engine, "s1", "seed", {})
     store.queue([OutboxRow(season_id=0, key="k1", kind="post", body="hello")])
     row = store.outbox()[0]
@@ -50,7 +65,7 @@ def test_a_stale_holder_cannot_claim_an_outbox_row(engine):
     store.guard = a.guard(lease_a)
     store.update_outbox(row.id, status="sending", attempts=1)  # held: the claim commits
     store.update_outbox(row.id, status="pending", attempts=1)
-    time.sleep(1.2)
+    _expire(engine, "s1")
     assert b.try_acquire("s1") is not None  # b takes over
     with pytest.raises(LeaseLost):
         store.update_outbox(row.id, status="sending", attempts=2)  # a, paused past its lease, wakes up
@@ -60,13 +75,13 @@ def test_a_stale_holder_cannot_claim_an_outbox_row(engine):
 
 
 def test_a_write_needs_the_lease_valid_for_the_margin(engine):
-    a = Leases(engine, "a", lease_seconds=1.0, margin_seconds=0.6)
+    a = Leases(engine, "a", lease_seconds=30.0, margin_seconds=10.0)
     store = Store.open_season(engine, "s1", "seed", {})
     lease = a.try_acquire("s1")
     assert lease is not None
     store.guard = a.guard(lease)
     store.set_cursor("x", 1)
-    time.sleep(0.5)  # 0.5 s left < the 0.6 s margin: a write now could outlive the lease
+    _expire(engine, "s1", 5.0)  # 5 s left < the 10 s margin: a write now could outlive the lease
     with pytest.raises(LeaseLost):
         store.set_cursor("x", 2)
     assert a.renew(lease)
@@ -107,11 +122,11 @@ def test_archived_seasons_are_never_taken_and_a_clean_stop_frees_the_rest(engine
 
 
 def test_the_share_of_each_worker_follows_the_live_workers(engine):
-    a, b = Leases(engine, "a", lease_seconds=1.0), Leases(engine, "b", lease_seconds=1.0)
+    a, b = Leases(engine, "a", lease_seconds=30.0), Leases(engine, "b", lease_seconds=30.0)
     assert a.heartbeat() == 1
     assert b.heartbeat() == 2
     assert a.share(20, 2) == 10 and a.share(20, 3) == 7 and a.share(0, 2) == 1
-    time.sleep(1.2)
+    _lapse_heartbeat(engine, "b")
     assert a.heartbeat() == 1  # b's heartbeat lapsed: a may hold every season
 
 

@@ -208,7 +208,9 @@ def test_cli_on_a_dask_cluster_prints_the_same_figures() -> None:
     with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None) as cluster:
         remote = CliRunner().invoke(app, [*args, "--scheduler", cluster.scheduler_address], env={"COLUMNS": "200"})
     assert local.exit_code == 0 and remote.exit_code == 0, remote.output
-    assert local.output == remote.output and "win index" in local.output
+    # stdout only: Dask's own logging may write to stderr when its client closes (a 'Logging error' once its
+    # handler's stream is gone), which is no figure of ours
+    assert local.stdout == remote.stdout and "win index" in local.stdout
 
 
 def test_sunlight_ballots_use_every_place() -> None:
