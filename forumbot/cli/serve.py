@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import signal
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -99,7 +101,7 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
     deadline, outbox and (on a shared database) the worker judging it."""
     from forumbot.runtime.bot import Bot
     from forumbot.runtime.store import Store, make_engine
-    from forumbot.serve.service import DONE
+    from forumbot.serve.service import BLOCKED_FILE, DONE
 
     database = database or os.environ.get("FORUMBOT_DATABASE")
     engine = make_engine(database) if database else None
@@ -113,21 +115,27 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
     if not files:
         typer.echo(f"{seasons_dir}: no season files")
         return
+    blocked = _blocked(seasons_dir / BLOCKED_FILE)
     for path in files:
         try:
             c: SeasonConfig = load_config(path)
         except ConfigError as exc:
             typer.echo(f"{path.name}: not a season file: {str(exc).splitlines()[0]}")
             continue
+        why = blocked.get(path.name)
+        if why is not None and path.parent == seasons_dir and path.stat().st_mtime == why.get("mtime"):
+            block = f"blocked: {why.get('reason')}"
+        else:
+            block = ""
         db = engine
         if db is None:
             url = c.database_url
             if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
-                typer.echo(f"{c.name}: not started ({path.name})")
+                typer.echo(f"{c.name}: {block or 'not started'} ({path.name})")
                 continue
             db = make_engine(url)
         if Store.find_season(db, c.name) is None:
-            typer.echo(f"{c.name}: not started ({path.name})")
+            typer.echo(f"{c.name}: {block or 'not started'} ({path.name})")
             continue
         bot = Bot(c, _NoForum(), engine=db)  # type: ignore[arg-type]
         g = bot.game
@@ -137,6 +145,8 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
             state = outcome(g.winner, c.locale)
         else:
             state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "")
+        if block:
+            state += f" — {block}"
         dl = bot.deadline()
         counts = bot.store.outbox_counts()
         outbox = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "note") or "empty"
@@ -147,6 +157,16 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
         where = f"{DONE}/{path.name}" if path.parent.name == DONE else path.name
         typer.echo(f"{c.name}: {state}" + (f", deadline {format_local(dl, c.tz, 'en')}" if dl else "")
                    + f" · outbox: {outbox}{who} ({where})")
+
+
+def _blocked(path: Path) -> dict[str, dict[str, Any]]:
+    """What ``forumbot serve`` wrote of the seasons it cannot run (file name -> season, mtime, reason);
+    nothing when it wrote nothing or the file cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
 
 
 class _NoForum:

@@ -6,7 +6,7 @@ of the forum), ``forumbot_poll_lag_seconds`` (how long ago every source was last
 ``forumbot_deadline_lag_seconds`` (a histogram: how long after a deadline fell it was applied; at least the
 schedule's grace), ``forumbot_outbox_rows`` (by ``status``: pending, sending, failed... — the outbox
 depth), ``forumbot_failed_writes_total`` (writes refused or unanswered), ``forumbot_cycle_seconds``
-(a histogram of the time one cycle takes); per worker: ``forumbot_seasons`` (by ``state``) and
+(a histogram of the time one cycle takes); per worker: ``forumbot_seasons`` (by ``state``: running, starting, blocked) and
 ``forumbot_leases_lost_total``.
 """
 

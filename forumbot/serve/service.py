@@ -19,6 +19,7 @@ several workers may serve the same directory and share the seasons through lease
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
 import random
@@ -47,6 +48,7 @@ from forumbot.serve.pacing import Pacing
 log = logging.getLogger("forumbot")
 
 DONE = "done"
+BLOCKED_FILE = ".forumbot-serve-blocked.json"
 
 
 def default_worker_id() -> str:
@@ -141,7 +143,10 @@ class Service:
         self.health_server: HealthServer | None = None
         self._started = time.monotonic()
         self.archived: list[str] = []
-        self._broken: dict[Path, float] = {}  # season files that cannot run, until they change (mtime)
+        # season files that cannot run, until they change: path -> (mtime, season name or None, reason)
+        self._broken: dict[Path, tuple[float, str | None, str]] = {}
+        self._invalid: dict[Path, str] = {}  # why a file is not a season file (its first line)
+        self._blocked_written: dict[str, Any] | None = None
 
     # --- databases -----------------------------------------------------------------------------------
     def _upgrade_once(self, engine: Engine) -> None:
@@ -186,6 +191,8 @@ class Service:
                 known = self._files[path]
             config = known[1]
             if config is None:
+                if path not in self._broken or self._broken[path][0] != known[0]:
+                    self._broken[path] = (known[0], None, self._invalid.get(path, "not a season file"))
                 continue
             if self.engine is not None and config.database and config.database != self.options.database:
                 log.warning("%s: its database setting is ignored: every season of `forumbot serve --database` "
@@ -200,12 +207,16 @@ class Service:
             seasons[config.name] = (path, config)
         for gone in set(self._files) - present:
             del self._files[gone]
+        for gone in set(self._broken) - present:
+            del self._broken[gone]
         return seasons
 
     def _load(self, path: Path) -> SeasonConfig | None:
+        self._invalid.pop(path, None)
         try:
             return load_config(path)
         except ConfigError as exc:
+            self._invalid[path] = "not a season file: " + str(exc).splitlines()[0]
             log.error("%s is not a season file that can run (it is read again when it changes): %s", path, exc)
             return None
 
@@ -237,7 +248,7 @@ class Service:
             del self.threads[name]
             self.metrics.forget(name, th.config.forum.base_url)
             if th.broken:
-                self._broken[th.path] = self._files.get(th.path, (0.0, None))[0]
+                self._broken[th.path] = (self._files.get(th.path, (0.0, None))[0], name, th.error or "cannot run")
             if th.done:
                 if th.lease is not None and self.leases is not None:
                     self.leases.release(th.lease, archived=True)
@@ -254,7 +265,7 @@ class Service:
             return
         seasons = self.scan()
         candidates = [n for n, (path, _) in seasons.items() if n not in self.threads
-                      and self._broken.get(path) != self._files.get(path, (None, None))[0]]
+                      and self._broken.get(path, (None,))[0] != self._files.get(path, (None, None))[0]]
         if self.leases is None:
             for name in candidates:
                 self._start(name, *seasons[name], None)
@@ -276,6 +287,30 @@ class Service:
         running = sum(1 for th in self.threads.values() if th.bot is not None)
         self.metrics.seasons.labels("running").set(running)
         self.metrics.seasons.labels("starting").set(len(self.threads) - running)
+        self.metrics.seasons.labels("blocked").set(len(self._broken))
+        self._write_blocked()
+
+    def blocked(self) -> dict[str, str]:
+        """The seasons that cannot run as their files are, by season name (by file name for a file that
+        is not a season file): the reason, e.g. a password variable that is not set. Each is read again
+        when its file changes."""
+        return {name or path.name: reason for path, (_, name, reason) in sorted(self._broken.items())}
+
+    def _write_blocked(self) -> None:
+        """Keep ``SEASONS_DIR/.forumbot-serve-blocked.json`` (file name -> season, mtime, reason) as the
+        blocked seasons are, for ``forumbot status SEASONS_DIR`` in another process."""
+        body = {path.name: {"season": name, "mtime": mtime, "reason": reason}
+                for path, (mtime, name, reason) in sorted(self._broken.items())}
+        if body == self._blocked_written:
+            return
+        target = self.dir / BLOCKED_FILE
+        try:
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
+            os.replace(tmp, target)
+            self._blocked_written = body
+        except OSError as exc:
+            log.error("could not write %s: %s", target, exc)
 
     def _renew(self, lease: Lease) -> bool:
         assert self.leases is not None
@@ -286,6 +321,7 @@ class Service:
             return True
 
     def _start(self, name: str, path: Path, config: SeasonConfig, lease: Lease | None) -> None:
+        self._broken.pop(path, None)  # read again: changed since it was blocked
         th = SeasonThread(self, path, config, lease)
         self.threads[name] = th
         log.info("season %s: judged by this worker (%s)", name, path.name)
@@ -365,6 +401,7 @@ class Service:
         stalled = time.monotonic() - self.last_step > 3 * every + 5
         seasons = {name: ("running" if th.bot is not None else ("failed: " + th.error if th.error else "starting"))
                    for name, th in self.threads.items()}
+        seasons.update({name: "blocked: " + reason for name, reason in self.blocked().items()})
         return {"ok": not stalled and not self._stop.is_set(), "worker": self.options.worker,
                 "seasons": seasons, "archived": list(self.archived)}
 

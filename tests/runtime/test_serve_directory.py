@@ -61,7 +61,9 @@ def test_a_directory_of_seasons_new_files_picked_up_and_finished_ones_archived(t
         # health and metrics, with the season's labels
         port = service.health_server.port
         health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz").read())
-        assert health["ok"] and health["seasons"] == {"beta": "running"} and health["archived"] == ["alpha"]
+        assert health["ok"] and health["archived"] == ["alpha"]
+        assert health["seasons"] == {"beta": "running", "notes.toml": health["seasons"]["notes.toml"]}
+        assert health["seasons"]["notes.toml"].startswith("blocked: not a season file")
         metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
         assert 'forumbot_polls_total{forum="http://beta.test",season="beta"}' in metrics
         assert 'forumbot_outbox_rows{forum="http://beta.test",season="beta",status="sent"}' in metrics
@@ -174,3 +176,49 @@ def test_a_winner_is_named_in_the_seasons_words_for_its_camps():
     assert outcome(["human", "vampire"], "en") == "over: Humans + Vampires won"
     assert outcome("draw", "en") == "over: a draw, no winner"
     assert outcome(None, "zh-Hant") == "over: ended by the organiser, no winner"
+
+
+def test_a_season_that_cannot_run_shows_as_blocked_with_its_reason_until_its_file_changes(tmp_path, monkeypatch):
+    import os
+    import time
+
+    monkeypatch.setenv("NOT_USED", "secret")
+    monkeypatch.delenv("NO_SUCH_PW", raising=False)
+    forums = Forums()
+
+    def forum_with_password(config):  # as make_forum does: no password, no forum
+        config.forum.password(config.base_dir)
+        return forums(config)
+
+    write_season(tmp_path, "alpha", soon(30), base_url="http://alpha.test")
+    bad = write_season(tmp_path, "bad", soon(30), base_url="http://bad.test")
+    bad.write_text(bad.read_text().replace('"NOT_USED"', '"NO_SUCH_PW"'))
+    service = Service(ServeOptions(tmp_path, scan_seconds=0.2, forum_factory=forum_with_password, metrics_port=0))
+    runner = threading.Thread(target=service.run, daemon=True)
+    runner.start()
+    try:
+        wait_for(lambda: service.health_server is not None, what="the health server")
+        port = service.health_server.port
+
+        def health():
+            return json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz").read())
+
+        wait_for(lambda: health()["seasons"].get("bad", "").startswith("blocked")
+                 and health()["seasons"].get("alpha") == "running", what="bad blocked, alpha running")
+        assert "NO_SUCH_PW" in health()["seasons"]["bad"]
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+        assert 'forumbot_seasons{state="blocked"} 1.0' in metrics
+        out = CliRunner().invoke(app, ["status", str(tmp_path)]).output
+        line = next(x for x in out.splitlines() if x.startswith("bad:"))
+        assert line.startswith("bad: blocked: ") and "NO_SUCH_PW" in line and line.endswith("(bad.toml)")
+        # the organiser sets the variable and touches the file: read again, no longer blocked
+        monkeypatch.setenv("NO_SUCH_PW", "secret")
+        later = time.time() + 2
+        os.utime(bad, (later, later))
+        wait_for(lambda: health()["seasons"].get("bad") == "running", what="bad running")
+        metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+        assert 'forumbot_seasons{state="blocked"} 0.0' in metrics
+        out = CliRunner().invoke(app, ["status", str(tmp_path)]).output
+        assert "blocked" not in out and "bad: not started" in out
+    finally:
+        stop(service, runner)
