@@ -305,7 +305,7 @@ class Service:
             return
         target = self.dir / BLOCKED_FILE
         try:
-            tmp = target.with_name(target.name + ".tmp")
+            tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")  # workers share dirs
             tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
             os.replace(tmp, target)
             self._blocked_written = body
