@@ -222,21 +222,16 @@ class Store:
         self.guard: Callable[[Session], None] | None = None
         # The season's cursors as committed (name -> JSON text), read once: this store is the only writer of
         # its season's cursors (one bot a season; under `forumbot serve`, the lease holder's), and a poll
-        # cycle reads them a dozen times. Written through at each commit.
+        # cycle reads them a dozen times. Written through at each commit, from the committing session's own
+        # record (Session.info), so a write that fails before its commit leaves nothing behind in the cache.
         self._cursors: dict[str, str] | None = None
-        self._pending: dict[str, str] = {}
 
     def _commit(self, s: Session) -> None:
-        try:
-            if self.guard is not None:
-                self.guard(s)
-            s.commit()
-        except BaseException:
-            self._pending.clear()
-            raise
+        if self.guard is not None:
+            self.guard(s)
+        s.commit()
         if self._cursors is not None:
-            self._cursors.update(self._pending)
-        self._pending.clear()
+            self._cursors.update(s.info.pop("cursors", {}))
 
     # --- season ---------------------------------------------------------------------------------------
     @staticmethod
@@ -440,7 +435,7 @@ class Store:
     def _put_cursor(self, s: Session, name: str, value: Any) -> None:
         row = s.get(CursorRow, (self.season_id, name))
         text = json.dumps(value, ensure_ascii=False, default=str)
-        self._pending[name] = text
+        s.info.setdefault("cursors", {})[name] = text
         if row is None:
             s.add(CursorRow(season_id=self.season_id, name=name, value=text))
         else:
