@@ -16,8 +16,8 @@ from forumbot.engine.types import Event, Winner
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
-    from forumbot.engine.runoff import RunoffVote
     from forumbot.engine.types import Step
+    from forumbot.engine.votes import Vote
     from forumbot.language.types import Command
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
@@ -81,7 +81,7 @@ class Ruleset:
         :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
         return verb in self.thread_verbs
 
-    def thread_vote(self) -> RunoffVote | None:
+    def thread_vote(self) -> Vote | None:
         """The vote now being cast by posts in the game thread, or None (default: votes are not cast
         in the thread). The running vote count (:func:`forumbot.engine.votecount.vote_count`) is
         derived from it."""

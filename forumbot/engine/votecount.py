@@ -60,12 +60,12 @@ def vote_count(game: Game) -> VoteCount | None:
     if vote is None:
         return None
     order: dict[int, list[int]] = {}
-    for ballot in vote.box.ballots:  # in the order received (a changed ballot moved to the end)
+    for ballot in vote.ballots:  # in the order received (a changed ballot moved to the end)
         if ballot.void or not ballot.choices:
             continue
         order.setdefault(ballot.choices[0], []).append(ballot.voter)
     first = {t: i for i, t in enumerate(order)}
     targets = sorted(order.items(), key=lambda tv: (-len(tv[1]), first[tv[0]]))
-    voted = {b.voter for b in vote.box.ballots}
+    voted = {b.voter for b in vote.ballots}
     not_voted = tuple(s for s in game.alive() if s not in voted)
     return VoteCount(game.phase.id, vote.number, tuple((t, tuple(v)) for t, v in targets), not_voted)

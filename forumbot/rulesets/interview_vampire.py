@@ -8,7 +8,7 @@ its own deadline and post. At night every vampire and criminal vampire (a *biter
 ``吸 A B`` (the sucks), ``转化 A`` (a conversion), ``投 A`` (the criminal vote, while a criminal lives).
 Nothing takes effect before dawn, when the night is resolved all at once (:mod:`forumbot.engine.dawn`):
 conversions, sucks (collisions fail), feeding, crimes, kills, starvation and the criminal vote's execution
-(:mod:`forumbot.engine.multivote`); then each biter gets one private dawn report and the thread is told
+(:mod:`forumbot.engine.votes`, :data:`CRIME_VOTE`); then each biter gets one private dawn report and the thread is told
 only the names of the dead. The day is an open vote in the thread; the top name is put in the sun and dies
 at nightfall if he is a vampire or a criminal.
 
@@ -25,15 +25,27 @@ from pydantic import Field
 
 from forumbot.engine.dawn import DawnReports, NightPlans
 from forumbot.engine.game import Game, SetupError
-from forumbot.engine.multivote import BallotError, MultiVote
 from forumbot.engine.ruleset import Params, Ruleset, register
-from forumbot.engine.runoff import RunoffVote
 from forumbot.engine.types import Event, Step, Winner
+from forumbot.engine.votes import BallotError, Vote, VoteRule
 from forumbot.language.types import Command
 
 HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
 BITERS = (VAMPIRE, CRIMINAL)
 SUCK, CONVERT = "suck", "convert"
+#: The criminal vote (README § interview_vampire): 「a vampire has 2 votes (one name twice or two names), a
+#: criminal 1; the top name, if a criminal, is executed at dawn; a tie or a non-criminal: nobody」; a
+#: later ballot replaces the earlier one until dawn. The voters' weights are set each night.
+CRIME_VOTE = VoteRule(
+    "criminal vote", source="README § interview_vampire: 「a vampire has 2 votes (one name twice or two names), "
+    "a criminal 1」", split="spread", change="replace", last_tie="nobody",
+)
+#: The day vote (README § interview_vampire): 「Day: open vote in the thread, one each; the top name is put
+#: in the sun and dies at nightfall if a vampire or criminal; a tie: nobody」 (the first vote stands).
+DAY_VOTE = VoteRule(
+    "day vote", source="README § interview_vampire: 「open vote in the thread, one each ... a tie: nobody」",
+    votes=1, last_tie="nobody",
+)
 
 
 class InterviewVampireParams(Params):
@@ -81,8 +93,8 @@ class InterviewVampire(Ruleset):
         self.params: InterviewVampireParams = params
         self.plans = NightPlans()
         self.reports = DawnReports()
-        self.crime_vote: MultiVote | None = None
-        self.vote = RunoffVote(max_votes=1)
+        self.crime_vote: Vote | None = None
+        self.vote = Vote(DAY_VOTE)
         self.records: dict[int, Record | None] = {}
         self.last_night: dict[int, dict[str, Any]] = {}  # what each biter knows of his last night
         self.hungry: dict[int, int] = {}
@@ -151,7 +163,7 @@ class InterviewVampire(Ruleset):
 
     thread_verbs = frozenset({"vote"})
 
-    def thread_vote(self) -> RunoffVote | None:
+    def thread_vote(self) -> Vote | None:
         """The day vote while it is open: 夜访吸血鬼 has it posted in the thread."""
         return self.vote if self.game.phase.kind == "day" else None
 
@@ -287,11 +299,12 @@ class InterviewVampire(Ruleset):
         try:
             ballot = self.crime_vote.cast(seat, cmd.targets)
         except BallotError:
-            return self.refuse(seat, cmd, "too_many_votes", out, most=self.crime_vote.weights.get(seat, 0))
-        out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.votes),
+            return self.refuse(seat, cmd, "too_many_votes", out, most=int(self.crime_vote.weight_of(seat)))
+        assert ballot is not None  # a later criminal-vote ballot replaces the earlier one
+        out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.shares),
                                                  "round": g.phase.round}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=True, round=g.phase.round,
-                votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.votes, strict=False)],
+                votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.shares, strict=False)],
                 read_as=g.read_as(cmd))
 
     def _day_vote(self, seat: int, cmd: Command, out: Step) -> None:
@@ -304,7 +317,7 @@ class InterviewVampire(Ruleset):
         existing = self.vote.ballot_of(seat)
         if existing is not None:
             return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
-        self.vote.cast(seat, target)
+        self.vote.cast(seat, (target,))
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choice": target}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=False, round=g.phase.round,
                 votes=[{"name": g.name(target), "votes": 1}], read_as=g.read_as(cmd))
@@ -330,7 +343,7 @@ class InterviewVampire(Ruleset):
         self.plans.clear()
         # 「一旦场上出现了犯罪的吸血鬼」: every night from then on, whether one still lives or not (README
         # ruling 2026-12): holding it only while one lives would tell every voter so
-        self.crime_vote = MultiVote({s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) \
+        self.crime_vote = Vote(CRIME_VOTE, weights={s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) \
             if self.ever_criminals else None
         g.post("interview_vampire/night_open", out, round=round_, alive=g.names(g.alive()))
         for seat in self.biters():
@@ -407,8 +420,8 @@ class InterviewVampire(Ruleset):
         # the criminal vote
         executed, leading, tally = None, [], {}
         if self.crime_vote is not None:
-            tally = self.crime_vote.tally()
-            top = self.crime_vote.top()
+            tally = self.crime_vote.received()
+            top = self.crime_vote.close(None).chosen
             leading = self.crime_vote.leading(3)
             if top is not None and role_then[top] == CRIMINAL and top in alive_then:
                 executed = top
@@ -481,7 +494,7 @@ class InterviewVampire(Ruleset):
     def _open_day(self, round_: int, dead: list[str], out: Step) -> None:
         g = self.game
         g.open_phase("day", round_, round_, out)
-        self.vote = RunoffVote(max_votes=1)
+        self.vote = Vote(DAY_VOTE)
         g.post("interview_vampire/day_open", out, round=round_, dead=dead, alive=g.names(g.alive()))
 
     def _dusk(self, out: Step) -> None:

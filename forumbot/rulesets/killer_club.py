@@ -8,7 +8,7 @@ phase with its own deadline and post: ``night`` (round r), ``vote`` (the day vot
 ``runoff`` phases among the tied, and a ``choice`` phase when the third vote ties and that night's
 victim names one of the tied to die with him. The shared mechanics are the engine's:
 :mod:`forumbot.engine.night` (team orders relayed to teammates, once-a-night answers, no-repeat rules),
-:mod:`forumbot.engine.runoff` (the vote and its run-offs), :mod:`forumbot.engine.lastwords` (the first N
+:mod:`forumbot.engine.votes` (the day vote and its run-offs, declared in :data:`DAY_VOTE`), :mod:`forumbot.engine.lastwords` (the first N
 deaths), :mod:`forumbot.engine.speaking` (the day's speaking order), :mod:`forumbot.engine.series`
 (standings and the first-night victim rule across a series of games).
 
@@ -17,6 +17,7 @@ No role is revealed before the final post, not even at death.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,10 +27,10 @@ from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions, tell
 from forumbot.engine.orders import Order
 from forumbot.engine.ruleset import Params, Ruleset, register
-from forumbot.engine.runoff import RunoffVote, VoteOutcome, seeded_draw
 from forumbot.engine.series import repeated_victim
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.types import Event, Step
+from forumbot.engine.votes import Vote, VoteOutcome, VoteRule, seeded_draw
 from forumbot.language.types import Command
 
 KILLER, POLICE, HELPER, NURSE, CIVILIAN = "killer", "police", "helper", "nurse", "civilian"
@@ -38,6 +39,15 @@ ROLES = (KILLER, POLICE, HELPER, NURSE, CIVILIAN)
 FACTION = {KILLER: KILLER, HELPER: KILLER, POLICE: POLICE, NURSE: POLICE, CIVILIAN: POLICE}
 #: Commands of each role at night (the day vote is everyone's).
 NIGHT_VERBS = {KILLER: ["kill"], POLICE: ["check"], HELPER: ["check"], NURSE: ["ask", "save"], CIVILIAN: []}
+#: The day vote (README § killer_club): 「one vote each, no abstention; the most votes is executed. A tie: the
+#: tied players plead and everyone alive votes again, among the tied only; tied again: everyone speaks again
+#: and a third vote among the tied; a third tie: that night's victim names one of the tied to die with them
+#: ... No night victim that night: nobody is executed (config: a seeded draw among the tied)」. ``votes`` and
+#: the last tie's policy (the night victim as chooser, else ``tie_fallback``) are set when the day opens.
+DAY_VOTE = VoteRule(
+    "day vote", source="README § killer_club: 「a third tie: that night's victim names one of the tied」",
+    votes=3, last_tie="chooser", change="first_stands", abstain=False,
+)
 
 
 def preset_counts(n: int) -> dict[str, int]:
@@ -115,7 +125,7 @@ class KillerClub(Ruleset):
         super().__init__(game, params)
         self.params: KillerClubParams = params
         self.night = NightActions()
-        self.vote = RunoffVote(max_votes=params.votes)
+        self.vote = Vote(replace(DAY_VOTE, votes=params.votes))
         self.first = FirstDeaths(0)
         self.start_counts: dict[str, int] = {}
         self.helper_waiting: Order | None = None
@@ -202,7 +212,7 @@ class KillerClub(Ruleset):
         """With ``vote_in_thread`` a vote posted in the thread counts; every other command goes by PM."""
         return verb == "vote" and self.params.vote_in_thread
 
-    def thread_vote(self) -> RunoffVote | None:
+    def thread_vote(self) -> Vote | None:
         """With ``vote_in_thread``, the day vote (or run-off) while it is open."""
         if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
             return self.vote
@@ -367,7 +377,7 @@ class KillerClub(Ruleset):
         existing = self.vote.ballot_of(seat)
         if existing is not None and not self.vote.allow_change:
             return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
-        self.vote.cast(seat, target)
+        self.vote.cast(seat, (target,))
         out.events.append(Event("ballot", {"round": g.phase.round, "number": self.vote.number, "voter": seat, "choice": target}))
         g.reply(seat, "killer_club/vote_recorded", out, round=g.phase.round, number=self.vote.number,
                 target=g.name(target), read_as=g.read_as(cmd))
@@ -436,8 +446,9 @@ class KillerClub(Ruleset):
     def _open_day(self, round_: int, out: Step) -> None:
         g = self.game
         g.open_phase("vote", round_, round_, out)
-        self.vote = RunoffVote(max_votes=self.params.votes)
         victim = self.night_victim
+        last_tie = "chooser" if victim is not None else self.params.tie_fallback
+        self.vote = Vote(replace(DAY_VOTE, votes=self.params.votes, last_tie=last_tie))
         order = speaking_order(g.alive(), self.last_death, len(g.players))
         g.post("killer_club/day_open", out, round=round_, victim=g.name(victim) if victim else None,
                last_words=victim is not None and self.first.allowed(victim), order=g.names(order),
@@ -450,14 +461,9 @@ class KillerClub(Ruleset):
         out.events.append(Event("vote_closed", {
             "round": round_, "number": outcome.number, "kind": outcome.kind, "chosen": outcome.chosen, "tied": list(outcome.tied),
         }))
-        result, chosen = outcome.kind, outcome.chosen
-        if outcome.kind == "exhausted":
-            if self.night_victim is not None:
-                result = "choice"
-            elif self.params.tie_fallback == "draw":
-                result, chosen = "drawn", seeded_draw(g, outcome.tied, f"tie:{round_}", out)
-            else:
-                result = "nobody"
+        decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
+        result = "choice" if decision.how == "chooser" else decision.how
+        chosen = decision.chosen
         if chosen is not None:
             self.first.record(chosen)  # counted now so the post can say whether he leaves last words
         self._post_vote_result(outcome, result, chosen, out)

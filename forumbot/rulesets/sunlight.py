@@ -8,7 +8,7 @@ out, the window in which he names his successor. Scores are in points (floats, h
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pydantic import Field
@@ -18,11 +18,25 @@ from forumbot.engine.orders import Order, TeamOrders
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Event, Step
-from forumbot.engine.votes import Ballot, BallotBox, top
+from forumbot.engine.votes import Ballot, Vote, VoteRule
 from forumbot.language.types import Command
 
 KILLER, GOOD = "killer", "good"
 CLUES = (1, 2, 3)
+#: A vote round (README § sunlight): 「A ballot names one or two distinct living players, ranked: 3 points for
+#: the first, 2 for the second」; a self-vote is void; 「The player with the most points received is out; a
+#: tie at the top, or no ballots, puts nobody out」 (the first ballot stands). ``points`` is a parameter.
+VOTE_ROUND = VoteRule(
+    "vote round", source="README § sunlight: 「a tie at the top, or no ballots, puts nobody out」",
+    votes=1, last_tie="nobody", points=(3, 2),
+)
+#: The clue poll (README § sunlight): 「the clue(s) with the most votes are published, all of them when 2 or 3
+#: are tied, even when "no clue" ties with them; "no clue" alone on top, or no votes, publishes nothing」; a
+#: later choice replaces the earlier one in its place. Option 0 is "no clue".
+CLUE_POLL = VoteRule(
+    "clue poll", source="README § sunlight: 「the clue(s) with the most votes are published, all of them when 2 or "
+    "3 are tied」", votes=1, last_tie="all", change="replace_in_place",
+)
 
 
 class SunlightParams(Params):
@@ -88,7 +102,7 @@ class _State:
     to_publish: list[dict[str, Any]] = field(default_factory=list)
     successor_pending: int | None = None
     clue_options: list[int] = field(default_factory=list)
-    clue_votes: dict[int, int] = field(default_factory=dict)
+    clue_poll: Vote = field(default_factory=lambda: Vote(CLUE_POLL))
     clue_snapshot: ClueSnapshot | None = None
     # the last clue poll published nothing: "no_clue" ("no clue" alone on top) or "no_votes"; said in the kill post
     poll_nothing: str | None = None
@@ -111,7 +125,7 @@ class Sunlight(Ruleset):
         super().__init__(game, params)
         self.params: SunlightParams = params
         self.s = _State()
-        self.box = BallotBox(points=params.points)
+        self.vote = Vote(replace(VOTE_ROUND, points=params.points))
         self.orders = TeamOrders()
         self.strikes = Strikes()
 
@@ -176,11 +190,11 @@ class Sunlight(Ruleset):
         dead = [t for t in targets if not g.player(t).alive]
         if dead:
             return self.refuse(seat, cmd, "dead_target", out, targets=g.names(dead))
-        existing = self.box.ballot_of(seat)
+        existing = self.vote.ballot_of(seat)
         if existing is not None:
             return self.refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
         void = seat in targets
-        self.box.cast(Ballot(seat, tuple(targets), void=void))
+        self.vote.cast(seat, targets, void=void)
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
         key = "sunlight/vote_self" if void else "sunlight/vote_recorded"
         points = list(self.params.points[: len(targets)])
@@ -229,8 +243,9 @@ class Sunlight(Ruleset):
         number = cmd.number if cmd.number is not None else -1
         if number != 0 and number not in self.s.clue_options:
             return self.refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
-        previous = self.s.clue_votes.get(seat)
-        self.s.clue_votes[seat] = number
+        before = self.s.clue_poll.ballot_of(seat)
+        previous = before.choices[0] if before else None
+        self.s.clue_poll.cast(seat, (number,), weight=1)  # whole votes: the counts are published as integers
         out.events.append(Event("clue_vote", {"round": g.phase.round, "voter": seat, "clue": number}))
         g.reply(seat, "sunlight/clue_recorded", out, number=number, replaced=previous)
 
@@ -249,7 +264,7 @@ class Sunlight(Ruleset):
     def _open_vote(self, round_: int, out: Step) -> None:
         g = self.game
         g.open_phase("vote", round_, round_ + 1, out)
-        self.box = BallotBox(points=self.params.points)
+        self.vote = Vote(replace(VOTE_ROUND, points=self.params.points))
         g.post("sunlight/vote_open", out, round=round_, alive=g.names(g.alive()), points=list(self.params.points))
 
     def _open_kill(self, round_: int, out: Step) -> None:
@@ -266,7 +281,7 @@ class Sunlight(Ruleset):
         killer = self.killer
         warned, suicides = [], []
         for seat in g.alive():
-            ballot = self.box.ballot_of(seat)
+            ballot = self.vote.ballot_of(seat)
             if ballot is None or ballot.void:
                 if self.strikes.add(seat) >= p.strikes_to_suicide:
                     suicides.append(seat)
@@ -274,14 +289,14 @@ class Sunlight(Ruleset):
                     warned.append(seat)
         for seat in suicides:
             g.remove(seat, "suicide", out)
-        valid = self.box.valid()
+        valid = self.vote.valid()
         n = len(valid)
-        received = self.box.received()
+        received = self.vote.received()
         good_scores: dict[int, float] = {}
         correct: dict[int, float] = {}
         total: dict[int, float] = {}
         for b in valid:
-            given = self.box.points_of(b)
+            given = self.vote.points_of(b)
             total[b.voter] = sum(pts for _, pts in given)
             if b.voter != killer:
                 right = sum(pts for c, pts in given if c == killer)
@@ -290,13 +305,13 @@ class Sunlight(Ruleset):
                 s.good_scores.setdefault(b.voter, {})[round_] = good_scores[b.voter]
         killer_score = 1.5 * n - received.get(killer, 0)
         s.killer_scores.setdefault(killer, {})[round_] = killer_score
-        leaders = top(received, among=set(g.alive()))
-        out_seat = leaders[0] if len(leaders) == 1 else None
+        outcome = self.vote.close(g.alive())
+        out_seat = outcome.chosen
         if out_seat is not None:
             g.remove(out_seat, "voted", out)
         record = VoteRecord(
-            round_, killer, self.box.ballots, received, n, good_scores, killer_score, correct, total,
-            out_seat, leaders if len(leaders) > 1 else [], warned, suicides,
+            round_, killer, self.vote.ballots, received, n, good_scores, killer_score, correct, total,
+            out_seat, list(outcome.tied), warned, suicides,
         )
         s.votes.append(record)
         out.events.append(Event("vote_closed", {"round": round_, "out": out_seat, "suicides": suicides, "warned": warned}))
@@ -326,7 +341,7 @@ class Sunlight(Ruleset):
                 self._draw_successor(out)
         s.clue_options = [c for c in CLUES if c not in s.published] if (p.clue_poll and snapshot) else []
         s.clue_snapshot = snapshot
-        s.clue_votes = {}
+        s.clue_poll = Vote(CLUE_POLL)
         # The window opens after every vote round that put someone out, clue poll or not: one that
         # opened only for a voted-out killer's successor would tell everyone the killer was out
         # (「出局后均不公布身份」).
@@ -355,10 +370,9 @@ class Sunlight(Ruleset):
         if s.successor_pending is not None:
             self._draw_successor(out)
         if s.clue_options and s.clue_snapshot is not None:
-            counts: dict[int, float] = {}
-            for choice in s.clue_votes.values():
-                counts[choice] = counts.get(choice, 0) + 1
-            leaders = [c for c in top(counts) if c != 0]
+            outcome = s.clue_poll.close(None)
+            counts = outcome.received
+            leaders = [c for c in s.clue_poll.decide(g, outcome, "clue", out).winners if c != 0]
             for number in leaders:
                 content = self._clue_content(number, s.clue_snapshot)
                 s.published[number] = content
@@ -366,7 +380,7 @@ class Sunlight(Ruleset):
             if not leaders:
                 s.poll_nothing = "no_clue" if counts else "no_votes"
             out.events.append(Event("clue_poll_closed", {"round": g.phase.round, "counts": counts, "published": leaders}))
-        s.clue_options, s.clue_votes, s.clue_snapshot = [], {}, None
+        s.clue_options, s.clue_poll, s.clue_snapshot = [], Vote(CLUE_POLL), None
         self._open_kill(g.phase.round + 1, out)
 
     def _clue_content(self, number: int, snap: ClueSnapshot) -> dict[str, Any]:
@@ -523,13 +537,14 @@ class Sunlight(Ruleset):
     # --- reporting --------------------------------------------------------------------------------
     def status_data(self, seat: int) -> dict[str, Any]:
         g, s = self.game, self.s
-        ballot = self.box.ballot_of(seat) if g.phase.kind == "vote" else None
+        ballot = self.vote.ballot_of(seat) if g.phase.kind == "vote" else None
+        clue = s.clue_poll.ballot_of(seat)
         order = self.orders.of(KILLER) if (g.phase.kind == "kill" and seat == self.killer) else None
         return {
             "phase": g.phase.kind, "round": g.phase.round, "alive": g.player(seat).alive,
             "ballot": g.names(ballot.choices) if ballot else None, "void": bool(ballot and ballot.void),
             "kill": g.name(order.target) if order else None, "is_killer": seat == self.killer,
-            "clue": s.clue_votes.get(seat) if g.phase.kind == "poll" else None,
+            "clue": clue.choices[0] if clue and g.phase.kind == "poll" else None,
             "clue_options": s.clue_options, "strikes": self.strikes.of(seat),
             "successor_due": s.successor_pending == seat,
         }
@@ -553,13 +568,13 @@ class Sunlight(Ruleset):
         g, s = self.game, self.s
         kind = g.phase.kind
         if kind == "vote":
-            return [seat for seat in g.alive() if self.box.ballot_of(seat) is None]
+            return [seat for seat in g.alive() if self.vote.ballot_of(seat) is None]
         if kind == "kill":
             return [] if self.orders.of(KILLER) or not g.player(self.killer).alive else [self.killer]
         if kind == "poll":
             due = [s.successor_pending] if s.successor_pending is not None else []
             if s.clue_options:
-                due += [seat for seat in g.alive() if seat not in s.clue_votes]
+                due += [seat for seat in g.alive() if s.clue_poll.ballot_of(seat) is None]
             return due
         return []
 

@@ -13,7 +13,7 @@ has the sheriff's ``election`` (a revote among the tied is another ``election`` 
 ``vote`` and its ``runoff``. A vampire's self-kill skips the next day's talk and vote.
 
 Shared mechanics: :mod:`forumbot.engine.night` (team orders, once-a-night answers, no-repeat rules),
-:mod:`forumbot.engine.runoff` (votes with run-offs, seeded draws), :mod:`forumbot.engine.potions` (the
+:mod:`forumbot.engine.votes` (the votes, declared in :data:`ELECTION` and :data:`DAY_VOTE`), :mod:`forumbot.engine.potions` (the
 witch's potions), :mod:`forumbot.engine.links` (the lovers' linked deaths), :mod:`forumbot.engine.title`
 (the sheriff) and :mod:`forumbot.engine.triggers` (windows opened by deaths).
 
@@ -22,6 +22,7 @@ No role is revealed before the final post unless ``reveal_roles_at_death``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -32,11 +33,11 @@ from forumbot.engine.night import NightActions, tell
 from forumbot.engine.orders import Order
 from forumbot.engine.potions import Potions
 from forumbot.engine.ruleset import Params, Ruleset, register
-from forumbot.engine.runoff import RunoffVote, VoteOutcome, seeded_draw
 from forumbot.engine.speaking import speaking_order
-from forumbot.engine.title import Title, settle_election
+from forumbot.engine.title import Title
 from forumbot.engine.triggers import Window, Windows
 from forumbot.engine.types import Event, Step, Winner
+from forumbot.engine.votes import Vote, VoteOutcome, VoteRule, seeded_draw
 from forumbot.language.types import Command
 
 VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER = (
@@ -50,6 +51,20 @@ POWER_ROLES = (SEER, WITCH, GUARD, HUNTER, PIPER)
 #: Night commands of each role (the votes are everyone's).
 NIGHT_VERBS = {VAMPIRE: ["kill", "selfkill"], VILLAGER: [], SEER: ["check"], CUPID: ["link"], WITCH: ["save", "poison"],
                GUARD: ["guard"], HUNTER: [], ELDER: [], PIPER: ["charm"]}
+#: The sheriff election (README § vampire_village): 「Sheriff: elected by vote on the first day after the
+#: night; must exist (a tie: revote among the tied; tied again: a seeded draw among them)」; nobody voting
+#: is settled by a seeded draw among the candidates, as the title must exist.
+ELECTION = VoteRule(
+    "sheriff election", source="README § vampire_village: 「must exist (a tie: revote among the tied; tied again: "
+    "a seeded draw among them)」", votes=2, last_tie="draw", no_votes="draw",
+)
+#: The day vote (README § vampire_village): 「the most votes is executed; a tie: the tied plead and everyone
+#: votes again among them; tied again: nobody (config); nobody votes: straight to night」; the sheriff's
+#: ballot counts double (「the vote counts double」). ``votes`` and ``last_tie`` come from the parameters.
+DAY_VOTE = VoteRule(
+    "day vote", source="README § vampire_village: 「a tie: the tied plead and everyone votes again among them; "
+    "tied again: nobody (config)」", votes=2, last_tie="nobody",
+)
 
 #: The rulebook's presets (13–18 players). 14–15: 5–6 villagers; 16–17: 4–5 vampires.
 _BASE = {SEER: 1, CUPID: 1, WITCH: 1, GUARD: 1}
@@ -110,7 +125,7 @@ class VampireVillage(Ruleset):
         self.links = Links()
         self.sheriff = Title("sheriff", weight=2)
         self.windows = Windows()
-        self.vote = RunoffVote(max_votes=2)
+        self.vote = Vote(ELECTION)
         self.start_counts: dict[str, int] = {}
         self.lives: dict[int, int] = {}
         self.charmed: set[int] = set()
@@ -435,9 +450,7 @@ class VampireVillage(Ruleset):
         if existing is not None:
             return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         weight = 1.0 if kind == "election" else self.sheriff.weight_of(seat)
-        from forumbot.engine.votes import Ballot
-
-        self.vote.box.cast(Ballot(seat, (target,), weight=weight))
+        self.vote.cast(seat, (target,), weight=weight)
         out.events.append(Event("ballot", {"kind": kind, "round": g.phase.round, "number": self.vote.number, "voter": seat,
                                            "choice": target, "weight": weight}))
         self._recorded(seat, cmd, out, "vote", [target], None, election=kind == "election", weight=int(weight))
@@ -717,7 +730,8 @@ class VampireVillage(Ruleset):
 
     def _open_vote(self, kind: str, round_: int, out: Step) -> None:
         g = self.game
-        self.vote = RunoffVote(max_votes=2 if kind == "election" else self.params.votes)
+        self.vote = Vote(ELECTION if kind == "election" else
+                         replace(DAY_VOTE, votes=self.params.votes, last_tie=self.params.tie_fallback))
         g.open_phase(kind, round_, round_, out)
         g.post("vampire_village/vote_open", out, kind=kind, round=round_, number=1, candidates=[],
                alive=g.names(g.alive()), sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None,
@@ -748,9 +762,9 @@ class VampireVillage(Ruleset):
         outcome = self.vote.close(g.alive())
         out.events.append(Event("vote_closed", {"kind": "election", "number": outcome.number, "result": outcome.kind,
                                                 "chosen": outcome.chosen, "tied": list(outcome.tied)}))
-        pool = list(self.vote.candidates) if self.vote.candidates else g.alive()
-        pool = [s for s in pool if g.player(s).alive]
-        result, chosen = settle_election(g, outcome, pool, f"sheriff:{outcome.number}", out)
+        decision = self.vote.decide(g, outcome, f"sheriff:{outcome.number}", out)
+        result = "elected" if decision.how == "decided" else decision.how
+        chosen = decision.chosen
         self._post_result("election", outcome, result, chosen, [], out)
         if result == "runoff":
             return self._reopen_vote("election", outcome.tied, out)
@@ -766,12 +780,8 @@ class VampireVillage(Ruleset):
         outcome = self.vote.close(g.alive())
         out.events.append(Event("vote_closed", {"kind": "vote", "number": outcome.number, "result": outcome.kind,
                                                 "chosen": outcome.chosen, "tied": list(outcome.tied)}))
-        result, chosen = outcome.kind, outcome.chosen
-        if result == "exhausted":
-            if self.params.tie_fallback == "draw":
-                result, chosen = "drawn", seeded_draw(g, outcome.tied, f"tie:{round_}", out)
-            else:
-                result = "nobody"
+        decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
+        result, chosen = decision.how, decision.chosen
         lost_before = self.powers_lost
         dead = self._die([(chosen, "voted" if result == "decided" else "drawn")], out) if chosen is not None else []
         self._post_result("vote", outcome, result, chosen, dead, out)

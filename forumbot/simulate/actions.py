@@ -230,7 +230,7 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
         elif o.key == "disguise" and not hk.w("baiu"):
             o = replace(o, targets=tuple(t for t in o.targets if t != hk.last_disguise))
         elif o.key == "vote" and kind in ("sage_vote", "sage_runoff") and hk.election is not None:
-            o = _narrow(o, hk.election.vote.candidates or hk.election.candidates)
+            o = _narrow(o, hk.election.candidates)
         elif o.key == "vote":
             o = _runoff(o, hk.vote)
         elif o.key in ("clockwise", "anticlockwise"):  # the sage starts from one who died this round, or himself

@@ -1,5 +1,5 @@
 """The shared engine modules on their own: simultaneous night plans and dawn reports
-(forumbot.engine.dawn), the multi-vote ballot (forumbot.engine.multivote)."""
+(forumbot.engine.dawn), the spread ballot (forumbot.engine.votes)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 
 from forumbot.engine.dawn import DawnReports, NightPlans
 from forumbot.engine.game import Game, Setup
-from forumbot.engine.multivote import BallotError, MultiVote
 from forumbot.engine.types import Step
+from forumbot.engine.votes import BallotError, Vote, VoteRule
 
 
 def test_night_plans_replace_and_collide():
@@ -51,16 +51,23 @@ def test_dawn_reports_merge_and_go_out_once_per_seat_in_seat_order():
     assert reports.seats() == []
 
 
+SPREAD = VoteRule("spread", split="spread", change="replace")
+
+
+def multi_vote(weights):  # the spread vote
+    return Vote(SPREAD, weights=weights)
+
+
 def test_multivote_spreads_votes_and_finds_the_top():
-    box = MultiVote({1: 2, 2: 2, 3: 1})
-    assert box.cast(1, (5,)).votes == (2,)
-    assert box.cast(2, (5, 6)).votes == (1, 1)
-    assert box.cast(2, (6, 6)).votes == (2,)  # a name written twice counts once: both votes on it
+    box = multi_vote({1: 2, 2: 2, 3: 1})
+    assert box.cast(1, (5,)).shares == (2,)
+    assert box.cast(2, (5, 6)).shares == (1, 1)
+    assert box.cast(2, (6, 6)).shares == (2,)  # a name written twice counts once: both votes on it
     box.cast(3, (7,))
-    assert box.tally() == {5: 2, 6: 2, 7: 1}
-    assert box.top() is None  # a tie at the top decides nothing
+    assert box.received() == {5: 2, 6: 2, 7: 1}
+    assert box.close(None).chosen is None  # a tie at the top decides nothing
     box.cast(3, (5,))
-    assert box.top() == 5 and box.tally() == {5: 3, 6: 2}
+    assert box.close(None).chosen == 5 and box.received() == {5: 3, 6: 2}
     assert [b.voter for b in box.ballots] == [1, 2, 3]
     with pytest.raises(BallotError) as err:
         box.cast(3, (5, 6))
@@ -71,7 +78,7 @@ def test_multivote_spreads_votes_and_finds_the_top():
 
 
 def test_multivote_leading_includes_ties_and_says_nothing_of_counts():
-    box = MultiVote({1: 2, 2: 2, 3: 1, 4: 1})
+    box = multi_vote({1: 2, 2: 2, 3: 1, 4: 1})
     box.cast(1, (9, 8))
     box.cast(2, (9,))
     box.cast(3, (7,))
@@ -79,5 +86,5 @@ def test_multivote_leading_includes_ties_and_says_nothing_of_counts():
     # 9: 3, 8: 1, 7: 1, 6: 1 -> the top three places with the tie at third: every name, sorted
     assert box.leading(3) == [6, 7, 8, 9]
     assert box.leading(1) == [9]
-    assert MultiVote({1: 1}).leading(3) == [] and MultiVote({1: 1}).top() is None
-    assert box.top(among={6, 7}) is None and box.tally(among={9}) == {9: 3}
+    assert multi_vote({1: 1}).leading(3) == [] and multi_vote({1: 1}).close(None).chosen is None
+    assert box.close([6, 7]).chosen is None and box.close([9]).chosen == 9 and box.received()[9] == 3

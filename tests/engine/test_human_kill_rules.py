@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.engine.election import Election
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.modifiers import draw_modifier
 from forumbot.engine.table import round_table
-from forumbot.engine.teamvote import TeamVote
 from forumbot.engine.types import Step
-from forumbot.engine.weighted import WeightedVote
+from forumbot.engine.votes import Vote
 from forumbot.replay import load_transcript, parse_transcript, replay
+from forumbot.rulesets.human_kill import BANISH, EXORCISM, SAGE_ELECTION
 from forumbot.rulesets.human_kill.roles import STANDARD, remilia_sees, row_counts, thirds_counts
 
 T = Path(__file__).parent.parent / "transcripts"
@@ -169,29 +168,30 @@ def test_round_table_both_ways():
 
 def test_team_vote_plurality_abstain_and_tie():
     g = Game(Setup("human_kill", tuple("ABCDEF")))
-    v = TeamVote((1, 2, 3))
-    v.cast(1, 4)
-    v.cast(2, 4)
-    v.cast(3, None)
-    assert v.close(g, [1, 2, 3, 4, 5, 6], "t", Step()).chosen == 4
-    v = TeamVote((1, 2))
-    v.cast(1, 4)
-    v.cast(2, 5)
-    assert v.close(g, [4, 5], "t", Step()).how == "tie"
+    v = Vote(EXORCISM, voters=(1, 2, 3))
+    v.cast(1, (4,))
+    v.cast(2, (4,))
+    v.cast(3, ())
+    assert v.decide(g, v.close([1, 2, 3, 4, 5, 6]), "t", Step()).chosen == 4
+    assert not v.may_vote(4)
+    v = Vote(EXORCISM, voters=(1, 2))
+    v.cast(1, (4,))
+    v.cast(2, (5,))
+    assert v.decide(g, v.close([4, 5]), "t", Step()).how == "nobody"
 
 
 def test_weighted_vote_breaks_a_tie():
-    v = WeightedVote(max_votes=2)
-    v.cast_weighted(1, 3, 1.5)
-    v.cast_weighted(2, 4)
-    v.cast_weighted(3, None)
+    v = Vote(BANISH)
+    v.cast(1, (3,), weight=1.5)
+    v.cast(2, (4,))
+    v.cast(3, ())
     assert v.close([1, 2, 3, 4]).chosen == 3
 
 
 def test_election_withdrawals():
-    e = Election((1, 2, 3))
-    assert e.withdraw(1) and not e.withdraw(1)
-    assert e.candidates == (2, 3)
+    e = Vote(SAGE_ELECTION, candidates=(1, 2, 3))
+    assert e.withdraw_candidate(1) and not e.withdraw_candidate(1)
+    assert e.candidates == (2, 3) and e.withdrawn == [1]
 
 
 def test_modifier_draw_is_seeded_and_respects_exclusions():

@@ -7,9 +7,9 @@ from forumbot.engine.game import Game, Setup
 from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions
 from forumbot.engine.orders import Order
-from forumbot.engine.runoff import RunoffVote, seeded_draw
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.types import Step
+from forumbot.engine.votes import Vote, VoteRule, seeded_draw
 
 
 def test_speaking_order():
@@ -20,33 +20,77 @@ def test_speaking_order():
     assert speaking_order([], 2, 5) == []
 
 
+THREE_VOTES = VoteRule("day vote", votes=3)
+
+
 def test_runoff_vote_path():
-    v = RunoffVote(max_votes=3)
+    v = Vote(THREE_VOTES)
     for voter, target in [(1, 2), (2, 1), (3, 2), (4, 1)]:
-        assert v.cast(voter, target)
-    assert not v.cast(1, 3)  # the first ballot stands
+        assert v.cast(voter, (target,))
+    assert not v.cast(1, (3,))  # the first ballot stands
     o = v.close([1, 2, 3, 4, 5])
     assert o.kind == "runoff" and o.tied == (1, 2) and o.number == 1
     v.next(o.tied)
     assert v.is_runoff and v.eligible(1) and not v.eligible(3) and v.runoffs_left == 1
-    v.cast(1, 2)
-    v.cast(2, 1)
+    v.cast(1, (2,))
+    v.cast(2, (1,))
     v.next(v.close([1, 2, 3, 4, 5]).tied)
-    v.cast(1, 2)
-    v.cast(2, 1)
+    v.cast(1, (2,))
+    v.cast(2, (1,))
     assert v.close([1, 2, 3, 4, 5]).kind == "exhausted"
     assert [h.number for h in v.history] == [1, 2, 3]
 
 
 def test_runoff_vote_decided_none_and_dead_candidates():
-    v = RunoffVote()
+    v = Vote(THREE_VOTES)
     assert v.close([1, 2]).kind == "none"
-    v = RunoffVote()
-    v.cast(1, 2), v.cast(3, 2), v.cast(2, 1)
+    v = Vote(THREE_VOTES)
+    v.cast(1, (2,)), v.cast(3, (2,)), v.cast(2, (1,))
     assert v.close([1, 2, 3]).chosen == 2
-    v = RunoffVote()
-    v.cast(1, 2), v.cast(3, 2), v.cast(2, 1)
+    v = Vote(THREE_VOTES)
+    v.cast(1, (2,)), v.cast(3, (2,)), v.cast(2, (1,))
     assert v.close([1, 3]).chosen == 1  # votes for the dead are ignored
+
+
+def test_tie_policies():
+    g = Game(Setup("killer_club", tuple("ABCDEF"), seed=5))
+
+    def tied(rule: VoteRule) -> Vote:
+        v = Vote(rule)
+        v.cast(1, (2,)), v.cast(2, (1,))
+        return v
+
+    for policy, how in (("nobody", "nobody"), ("chooser", "chooser"), ("all", "all")):
+        v = tied(VoteRule("x", last_tie=policy))
+        d = v.decide(g, v.close([1, 2, 3]), "p", Step())
+        assert (d.how, d.chosen, d.among) == (how, None, (1, 2))
+    assert d.winners == (1, 2)
+    v = tied(VoteRule("x", last_tie="draw"))
+    out = Step()
+    d = v.decide(g, v.close([1, 2, 3]), "p", out)
+    assert d.how == "drawn" and d.chosen in (1, 2) and out.events[0].data["purpose"] == "p"
+    v = tied(VoteRule("x", votes=2))
+    assert v.decide(g, v.close([1, 2, 3]), "p", Step()).how == "runoff"
+    # nobody receiving a vote: nobody, a draw among the candidates, or a tie of every candidate
+    assert Vote(VoteRule("x")).decide(g, Vote(VoteRule("x")).close([1, 2]), "p", Step()).how == "none"
+    v = Vote(VoteRule("x", votes=2, no_votes="tie"), candidates=(1, 2))
+    d = v.decide(g, v.close([1, 2, 3]), "p", Step())
+    assert (d.how, d.among) == ("runoff", (1, 2))
+    v = Vote(VoteRule("x", no_votes="draw"), candidates=(1, 2))
+    assert v.decide(g, v.close([1, 2, 3]), "p", Step()).chosen in (1, 2)
+
+
+def test_change_policies_and_abstention():
+    v = Vote(VoteRule("x", change="replace", abstain=True))
+    v.cast(1, (5,)), v.cast(2, (6,)), v.cast(1, ())
+    assert [(b.voter, b.choices) for b in v.ballots] == [(2, (6,)), (1, ())]  # a change is received last
+    assert v.received() == {6: 1.0} and v.withdraw(2) is not None and v.close([5, 6]).kind == "none"
+    v = Vote(VoteRule("x", change="replace_in_place"))
+    v.cast(1, (5,)), v.cast(2, (6,)), v.cast(1, (7,))
+    assert [b.voter for b in v.ballots] == [1, 2] and list(v.received()) == [7, 6]
+    v = Vote(VoteRule("x", points=(3, 2)))
+    v.cast(1, (5, 6)), v.cast(2, (6, 5), void=True), v.cast(3, (6,), weight=2)
+    assert v.received() == {5: 3.0, 6: 4.0} and v.withdraw(1) is None  # the first ballot stands
 
 
 def test_seeded_draw_is_recorded_and_repeatable():

@@ -4,9 +4,9 @@ order received, who has not voted, and nothing when no vote is cast in the threa
 from __future__ import annotations
 
 from forumbot.engine.game import Game, Setup
-from forumbot.engine.runoff import RunoffVote
 from forumbot.engine.types import Deadline, Message
 from forumbot.engine.votecount import NO_LYNCH, vote_count
+from forumbot.engine.votes import Vote, VoteRule
 
 KC_PLAYERS = tuple("ABCDEFGHIJKLMN")
 KC_ROLES = {"A": "killer", "B": "killer", "C": "killer", "D": "police", "E": "police", "F": "police",
@@ -60,13 +60,13 @@ def test_unvote_where_the_first_vote_stands_leaves_the_count():
 
 def test_withdrawn_and_changed_ballots_where_votes_may_change():
     g = day_vote()
-    g.ruleset.vote = RunoffVote(max_votes=1, allow_change=True)  # a rulebook whose votes may change
+    g.ruleset.vote = Vote(VoteRule("day vote", change="replace"))  # a rulebook whose votes may change
     vote = g.ruleset.vote
     d, e, f = (g.players[i].seat for i in (3, 4, 5))  # D E F
-    vote.cast(d, g.players[0].seat)
-    vote.cast(e, g.players[0].seat)
-    vote.cast(f, NO_LYNCH)
-    vote.cast(d, g.players[1].seat)  # D changes to B
+    vote.cast(d, (g.players[0].seat,))
+    vote.cast(e, (g.players[0].seat,))
+    vote.cast(f, (NO_LYNCH,))
+    vote.cast(d, (g.players[1].seat,))  # D changes to B
     vote.withdraw(e)  # E withdraws
     count = vote_count(g)
     assert count is not None

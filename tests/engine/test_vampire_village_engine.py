@@ -8,11 +8,11 @@ import pytest
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.links import Links
 from forumbot.engine.potions import Potions
-from forumbot.engine.runoff import RunoffVote
-from forumbot.engine.title import Title, settle_election
+from forumbot.engine.title import Title
 from forumbot.engine.triggers import Window, Windows
 from forumbot.engine.types import Step
-from forumbot.engine.votes import Ballot
+from forumbot.engine.votes import Vote
+from forumbot.rulesets.vampire_village import ELECTION
 
 
 def test_potions_each_once():
@@ -52,24 +52,29 @@ def test_title_weight_and_history():
     assert g.phase.id == 0
 
 
+def settle_election(g, v, alive, purpose, out):
+    d = v.decide(g, v.close(alive), purpose, out)
+    return d.how, d.chosen
+
+
 def test_settle_election():
     g = Game(Setup("vampire_village", tuple("ABCDEFGHIJKLM"), seed=3))
-    v = RunoffVote(max_votes=2)
-    assert settle_election(g, v.close([1, 2, 3]), [1, 2, 3], "x", Step())[0] == "drawn"   # nobody voted: drawn among the pool
-    v = RunoffVote(max_votes=2)
-    v.box.cast(Ballot(1, (2,), weight=2))
-    v.cast(2, 3)
-    assert settle_election(g, v.close([1, 2, 3]), [1, 2, 3], "x", Step()) == ("elected", 2)  # a weight-2 ballot
-    v = RunoffVote(max_votes=2)
-    v.cast(1, 2), v.cast(2, 1)
+    v = Vote(ELECTION)
+    assert settle_election(g, v, [1, 2, 3], "x", Step())[0] == "drawn"   # nobody voted: drawn among the pool
+    v = Vote(ELECTION)
+    v.cast(1, (2,), weight=2)
+    v.cast(2, (3,))
+    assert settle_election(g, v, [1, 2, 3], "x", Step()) == ("decided", 2)  # a weight-2 ballot
+    v = Vote(ELECTION)
+    v.cast(1, (2,)), v.cast(2, (1,))
     o = v.close([1, 2, 3])
-    assert settle_election(g, o, [1, 2, 3], "x", Step()) == ("runoff", None)
+    assert v.decide(g, o, "x", Step()).how == "runoff"
     v.next(o.tied)
-    v.cast(1, 2), v.cast(2, 1)
+    v.cast(1, (2,)), v.cast(2, (1,))
     out = Step()
-    how, seat = settle_election(g, v.close([1, 2, 3]), [1, 2], "y", out)
+    how, seat = settle_election(g, v, [1, 2, 3], "y", out)
     assert how == "drawn" and seat in (1, 2) and out.events[0].kind == "draw"
-    assert settle_election(g, v.close([1, 2, 3]), [1, 2], "y", Step()) == (how, seat)  # seeded: the same again
+    assert settle_election(g, v, [1, 2, 3], "y", Step()) == (how, seat)  # seeded: the same again
 
 
 def test_windows_fifo():

@@ -13,26 +13,25 @@ nightfall the day's dead are announced (no cause, no role; under 苍天 first ``
 volunteers may go out in the place of the dying), perhaps ``succession`` (a sage elected that day and
 out names his successor), then ``order`` (the sage picks the speaking order, when there is a sage)
 and ``banish`` (speak, then vote), perhaps ``banish_runoff`` (and ``souten`` again when someone is
-banished under 苍天). Shared mechanics: :mod:`forumbot.engine.teamvote` (the
-exorcism), :mod:`forumbot.engine.weighted` (the banish vote: abstention, the sage's 1.5),
-:mod:`forumbot.engine.election` (the sage), :mod:`forumbot.engine.modifiers` (the weather),
+banished under 苍天). Shared mechanics: :mod:`forumbot.engine.votes` (the exorcism, the banish vote
+and the sage election, declared in :data:`EXORCISM`, :data:`BANISH` and :data:`SAGE_ELECTION`),
+:mod:`forumbot.engine.modifiers` (the weather),
 :mod:`forumbot.engine.table` (speaking orders round the table).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from forumbot.engine.election import Election
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.table import reshuffle, round_table
-from forumbot.engine.teamvote import TeamVote
 from forumbot.engine.types import Event, Step
-from forumbot.engine.weighted import WeightedVote
+from forumbot.engine.votes import Change, Vote, VoteRule
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill.roles import (
     ALL_GREAT,
@@ -64,6 +63,29 @@ from forumbot.rulesets.human_kill.roles import (
 WINDOW_ROLE = {"iku": IKU, "remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
 VOTE_KINDS = ("banish", "banish_runoff")
 SAGE_VOTE_KINDS = ("sage_vote", "sage_runoff")
+#: The humans' exorcism (README § human_kill): 「humans ... pick any living player, a human included, by PM;
+#: abstain allowed; plurality at the deadline; all abstain or a tie: nobody (config)」 (the team talks until
+#: the deadline: a later ballot replaces the earlier one). ``last_tie`` is the ``exorcise_tie`` parameter.
+EXORCISM = VoteRule(
+    "exorcism", source="README § human_kill: 「abstain allowed; plurality at the deadline; all abstain or a tie: "
+    "nobody (config)」", votes=1, last_tie="nobody", change="replace", abstain=True,
+)
+#: The night's banish vote (README § human_kill): 「everyone votes to banish (abstain allowed); the top is out;
+#: a tie: the tied speak again and everyone votes among them; tied again, or a top of 0: nobody」; 「The sage's
+#: banish vote counts 1.5」. ``votes`` (``banish_votes``; 1 under 凪) and ``change`` (``change_vote``) are set
+#: when it opens.
+BANISH = VoteRule(
+    "banish vote", source="README § human_kill: 「a tie: the tied speak again and everyone votes among them; tied "
+    "again, or a top of 0: nobody」", votes=2, last_tie="nobody", abstain=True,
+)
+#: The sage election (README § human_kill): 「only those who withdrew vote (abstain allowed); a tie: the tied
+#: speak again and everyone but the tied votes among them; tied again, or nobody withdrew, or everyone did:
+#: no sage」; 「A first sage vote in which everyone abstains is a tie of all candidates (run-off); a second
+#: all-abstain: no sage」 (ruling 2026-12). Everybody stands unless they withdraw (:meth:`Vote.withdraw_candidate`).
+SAGE_ELECTION = VoteRule(
+    "sage election", source="README § human_kill: 「a tie: the tied speak again and everyone but the tied votes "
+    "among them; tied again ...: no sage」", votes=2, last_tie="nobody", no_votes="tie", abstain=True,
+)
 
 
 class HumanKillParams(Params):
@@ -118,7 +140,7 @@ class HumanKill(Ruleset):
         self.iku_choice: str | None = None    # today's choice: "cancel" or "foresee"
         self.iku_spent = False                # she cancelled a weather: her ability is gone for good
         self.foretold: dict[int, str | None] = {}  # round -> its weather, drawn early because Iku foresaw it
-        self.exorcism = TeamVote(())
+        self.exorcism = Vote(EXORCISM, voters=())
         self.exorcised: int | None = None     # today's exorcism target that will be out at nightfall
         self.check_done: int | None = None
         self.disguise: int | None = None
@@ -134,8 +156,8 @@ class HumanKill(Ruleset):
         self.fresh_sage: int | None = None    # elected this round, before nightfall: no chance yet to name a successor
         self.succession_from: int | None = None  # a fresh sage out at nightfall, choosing his successor now
         self.souten: dict[str, Any] | None = None  # 苍天: the dying, the volunteers, what to do after
-        self.election: Election | None = None
-        self.vote = WeightedVote(max_votes=2)
+        self.election: Vote | None = None     # the sage election
+        self.vote = Vote(BANISH)
         self.round_dead: list[int] = []
         self.order_choice: tuple[int, bool] | None = None
         self.sealed: dict[int, bool] = {}     # Utsuho banished: seat -> has spoken her one post
@@ -349,12 +371,11 @@ class HumanKill(Ruleset):
             target = self._one_target(seat, cmd, out)
             if target is None:
                 return
-        _had, _before = self.exorcism.choice_of(seat)
-        self.exorcism.cast(seat, target)
+        self.exorcism.cast(seat, () if target is None else (target,))
         out.events.append(Event("exorcise_ballot", {"round": self.round, "voter": seat, "choice": target}))
         name = g.name(target) if target else None
-        self._recorded(seat, cmd, "exorcise", out, target=name, relayed=g.names([s for s in self.exorcism.voters if s != seat]))
-        for s in self.exorcism.voters:
+        self._recorded(seat, cmd, "exorcise", out, target=name, relayed=g.names([s for s in self.exorcism.voters or () if s != seat]))
+        for s in self.exorcism.voters or ():
             if s != seat and g.player(s).alive:
                 g.reply(s, "human_kill/relayed", out, round=self.round, actor=g.name(seat), target=name)
 
@@ -458,9 +479,9 @@ class HumanKill(Ruleset):
             return self.refuse(seat, cmd, "withdraw_closed", out)
         if e is None or g.phase.kind not in ("election", "sage_pleas"):
             return self.refuse(seat, cmd, "wrong_phase", out)
-        if g.phase.kind == "sage_pleas" and seat not in (e.vote.candidates or ()):
+        if g.phase.kind == "sage_pleas" and seat not in (e.candidates or ()):
             return self.refuse(seat, cmd, "not_candidate_self", out)
-        if not e.withdraw(seat):
+        if not e.withdraw_candidate(seat):
             return self.refuse(seat, cmd, "already_withdrawn", out)
         out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
         # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
@@ -483,7 +504,8 @@ class HumanKill(Ruleset):
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        v = self.vote if g.phase.kind in VOTE_KINDS else self.election.vote  # type: ignore[union-attr]
+        v = self.vote if g.phase.kind in VOTE_KINDS else self.election
+        assert v is not None  # a sage vote phase has its election
         if not v.may_vote(seat):
             return self.refuse(seat, cmd, "not_a_voter", out)
         target = None
@@ -499,7 +521,7 @@ class HumanKill(Ruleset):
             return self.refuse(seat, cmd, "already_voted", out,
                                 target=g.name(existing.choices[0]) if existing.choices else None)
         weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
-        v.cast_weighted(seat, target, weight)
+        v.cast(seat, () if target is None else (target,), weight=weight)
         out.events.append(Event("ballot", {"kind": g.phase.kind, "round": self.round, "number": v.number,
                                            "voter": seat, "choice": target, "weight": weight}))
         self._recorded(seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
@@ -519,7 +541,7 @@ class HumanKill(Ruleset):
         if kind in VOTE_KINDS:
             v = self.vote
         elif kind in SAGE_VOTE_KINDS and self.election is not None:
-            v = self.election.vote
+            v = self.election
         else:
             return self.refuse(seat, cmd, "wrong_phase", out)
         g.unvoted(seat, v.withdraw(seat), out)
@@ -633,7 +655,7 @@ class HumanKill(Ruleset):
         g.open_phase(kind, self.round, self.round, out)
         data: dict[str, Any] = {}
         if kind == "exorcism":
-            self.exorcism = TeamVote(tuple(self.exorcists()), tie=self.params.exorcise_tie)
+            self.exorcism = Vote(replace(EXORCISM, last_tie=self.params.exorcise_tie), voters=tuple(self.exorcists()))
         if kind == "yukari":
             for s in g.living(YUKARI):
                 g.reply(s, "human_kill/yukari_target", out, round=self.round,
@@ -660,21 +682,24 @@ class HumanKill(Ruleset):
 
     def _close_exorcism(self, out: Step) -> None:
         g = self.game
-        result = self.exorcism.close(g, g.alive(), f"exorcise:{self.round}", out)
-        target = result.chosen
+        outcome = self.exorcism.close(g.alive())
+        decision = self.exorcism.decide(g, outcome, f"exorcise:{self.round}", out)
+        target = decision.chosen
+        how = {"decided": "plurality", "drawn": "drawn", "nobody": "tie"}.get(
+            decision.how, "abstained" if outcome.ballots else "no_votes")
         protected = False
         if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
             protected = not self._fails("disguise", target, out)
         self.exorcised = None if (target is None or protected) else target
-        out.events.append(Event("exorcism_closed", {"round": self.round, "target": target, "how": result.how,
+        out.events.append(Event("exorcism_closed", {"round": self.round, "target": target, "how": how,
                                                     "protected": protected}))
         self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
-                         "how": result.how, "protected": protected,
+                         "how": how, "protected": protected,
                          "disguise": g.name(self.disguise) if self.disguise else None})
-        for s in self.exorcism.voters:
+        for s in self.exorcism.voters or ():
             if g.player(s).alive:
                 g.reply(s, "human_kill/exorcise_result", out, round=self.round, target=g.name(target) if target else None,
-                        how=result.how, tied=g.names(result.tied))
+                        how=how, tied=g.names(outcome.tied))
 
     # --- nightfall ----------------------------------------------------------------------------------
     def _nightfall(self, out: Step) -> None:
@@ -890,7 +915,8 @@ class HumanKill(Ruleset):
         chosen_by_sage = self._sage_order() is not None
         g.open_phase("banish", self.round, self.round, out)
         votes = 1 if self.w("nagi") else self.params.banish_votes
-        self.vote = WeightedVote(max_votes=votes, allow_change=self.params.change_vote, voters=tuple(self.playing()))
+        self.vote = Vote(replace(BANISH, votes=votes, change="replace" if self.params.change_vote else "first_stands"),
+                         voters=tuple(self.playing()))
         g.post("human_kill/nightfall", out, round=self.round, dead=g.names(self.round_dead) if announce else None,
                last_words=self._will(self.round_dead) if announce else [], sage=g.name(self.sage) if self.sage else None,
                order=g.names(order), by_sage=chosen_by_sage, donten=self.w("donten"), alive=g.names(g.alive()),
@@ -900,13 +926,8 @@ class HumanKill(Ruleset):
         g = self.game
         v = self.vote
         if self.w("taifuu"):
-            from forumbot.engine.votes import Ballot, BallotBox
-
-            box = BallotBox(points=(1,), allow_change=True)
-            for b in v.box.ballots:
-                blown = bool(b.choices) and chance(g, self.params.fail_chance, f"taifuu:{self.round}:{v.number}:{b.voter}", out)
-                box.cast(Ballot(b.voter, b.choices, void=blown, weight=b.weight))
-            v.box = box
+            v.void_ballots(lambda b: bool(b.choices) and chance(g, self.params.fail_chance,
+                                                                f"taifuu:{self.round}:{v.number}:{b.voter}", out))
         outcome = v.close(self.playing())
         out.events.append(Event("banish_closed", {"round": self.round, "number": outcome.number, "kind": outcome.kind,
                                                   "chosen": outcome.chosen, "tied": list(outcome.tied)}))
@@ -967,7 +988,7 @@ class HumanKill(Ruleset):
     def _open_election(self, out: Step) -> None:
         g = self.game
         alive = g.alive()
-        self.election = Election(tuple(alive))
+        self.election = Vote(SAGE_ELECTION, candidates=tuple(alive))
         g.open_phase("election", self.round, self.round, out)
         order = round_table(self.seating, alive, min(alive), clockwise=True)
         g.post("human_kill/election", out, round=self.round, order=g.names(order))
@@ -978,9 +999,9 @@ class HumanKill(Ruleset):
         assert e is not None
         alive = g.alive()
         withdrawn = [s for s in e.withdrawn if s in alive]
-        candidates = [s for s in e.candidates if s in alive]
-        e.vote = WeightedVote(max_votes=2, allow_change=self.params.change_vote, candidates=tuple(candidates),
-                              voters=tuple(withdrawn))
+        candidates = [s for s in (e.candidates or ()) if s in alive]
+        change: Change = "replace" if self.params.change_vote else "first_stands"
+        self.election = Vote(replace(SAGE_ELECTION, change=change), candidates=tuple(candidates), voters=tuple(withdrawn))
         if not withdrawn or not candidates:
             why = "nobody_withdrew" if not withdrawn else "everyone_withdrew"
             return self._sage_done(None, why, out)
@@ -995,11 +1016,12 @@ class HumanKill(Ruleset):
         g = self.game
         e = self.election
         assert e is not None
-        v = e.vote
+        v = e
         outcome = v.close(g.alive())
+        decision = v.decide(g, outcome, f"sage:{outcome.number}", out)  # no draw: a tie or no votes is "no sage"
         kind, tied = outcome.kind, outcome.tied
-        if kind == "none" and not v.is_runoff:
-            kind, tied = "runoff", tuple(c for c in (v.candidates or ()) if g.player(c).alive)
+        if decision.how == "runoff":
+            kind, tied = "runoff", decision.among
         out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": kind,
                                                      "chosen": outcome.chosen, "tied": list(tied)}))
         counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -1027,7 +1049,7 @@ class HumanKill(Ruleset):
         g = self.game
         e = self.election
         assert e is not None
-        v = e.vote
+        v = e
         candidates = [c for c in (v.candidates or ()) if g.player(c).alive]
         voters = [s for s in (v.voters or ()) if g.player(s).alive]
         if not candidates:
@@ -1120,11 +1142,11 @@ class HumanKill(Ruleset):
         if offer is not None:
             data.update(stand_in=g.name(offer[0]))
         if kind == "exorcism" and self.exorcism.may_vote(seat):
-            voted, t = self.exorcism.choice_of(seat)
-            data.update(voted=voted, ballot=g.name(t) if t else None)
+            eb = self.exorcism.ballot_of(seat)
+            data.update(voted=eb is not None, ballot=g.name(eb.choices[0]) if eb and eb.choices else None)
         if kind in VOTE_KINDS + SAGE_VOTE_KINDS:
-            v = self.vote if kind in VOTE_KINDS else self.election.vote  # type: ignore[union-attr]
-            b = v.ballot_of(seat)
+            v = self.vote if kind in VOTE_KINDS else self.election
+            b = v.ballot_of(seat) if v is not None else None
             data.update(voted=b is not None, ballot=g.name(b.choices[0]) if b and b.choices else None)
         return data
 
@@ -1151,11 +1173,11 @@ class HumanKill(Ruleset):
                           and not (x == "save" and self.w("kaisei"))]
             if kind == "doremy" and role == DOREMY:
                 verbs.append("dream")
-            if kind == "election" or (kind == "sage_pleas" and self.election and seat in (self.election.vote.candidates or ())):
+            if kind == "election" or (kind == "sage_pleas" and self.election and seat in (self.election.candidates or ())):
                 verbs.append("withdraw")
             if kind in VOTE_KINDS:
                 verbs += ["vote", "abstain"]
-            if kind in SAGE_VOTE_KINDS and self.election and self.election.vote.may_vote(seat):
+            if kind in SAGE_VOTE_KINDS and self.election and self.election.may_vote(seat):
                 verbs += ["vote", "abstain"]
             if kind == "order" and seat == self.sage:
                 verbs.append("order")
@@ -1171,11 +1193,11 @@ class HumanKill(Ruleset):
         g = self.game
         kind = g.phase.kind
         if kind == "exorcism":
-            return [s for s in self.exorcism.voters if g.player(s).alive and not self.exorcism.choice_of(s)[0]]
+            return [s for s in self.exorcism.voters or () if g.player(s).alive and self.exorcism.ballot_of(s) is None]
         if kind in VOTE_KINDS:
             return [s for s in self.playing() if self.vote.may_vote(s) and self.vote.ballot_of(s) is None]
         if kind in SAGE_VOTE_KINDS and self.election:
-            return [s for s in g.alive() if self.election.vote.may_vote(s) and self.election.vote.ballot_of(s) is None]
+            return [s for s in g.alive() if self.election.may_vote(s) and self.election.ballot_of(s) is None]
         if kind == "order" and self.sage is not None and self.order_choice is None:
             return [self.sage]
         if kind == "succession" and self.succession_from is not None and self.successor is None:
