@@ -105,6 +105,11 @@ class VoteOutcome:
     ballots: tuple[Ballot, ...]
     pool: tuple[int, ...] = ()
 
+    @property
+    def counts(self) -> list[tuple[int, float]]:
+        """``(choice, points)`` pairs, the most points first, then by seat: the order vote tables show."""
+        return sorted(self.received.items(), key=lambda kv: (-kv[1], kv[0]))
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -418,13 +418,14 @@ class InterviewVampire(Ruleset):
                 "killed": g.name(killed) if killed else None, "starved": starves,
             })
         # the criminal vote
-        executed, leading, tally = None, [], {}
+        executed: int | None = None
+        leading: list[int] = []
+        counts: list[tuple[int, float]] = []
         if self.crime_vote is not None:
-            tally = self.crime_vote.received()
-            top = self.crime_vote.close(None).chosen
-            leading = self.crime_vote.leading(3)
-            if top is not None and role_then[top] == CRIMINAL and top in alive_then:
-                executed = top
+            tally = self.crime_vote.close(None)  # the top name, not tied, among every name written
+            leading, counts = self.crime_vote.leading(3), tally.counts
+            if tally.chosen is not None and role_then[tally.chosen] == CRIMINAL and tally.chosen in alive_then:
+                executed = tally.chosen
         # effects, all at once
         for b in new_criminals:
             g.player(b).role = CRIMINAL
@@ -447,7 +448,7 @@ class InterviewVampire(Ruleset):
         self.nights.append({
             "round": round_, "biters": entries, "converted": [{"by": g.name(v), "name": g.name(t)} for t, v in sorted(converted.items())],
             "criminals": g.names(new_criminals), "executed": g.name(executed) if executed else None,
-            "vote": [{"name": g.name(c), "votes": n} for c, n in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "vote": [{"name": g.name(c), "votes": n} for c, n in counts],
             "dead": g.names(sorted(deaths)),
         })
         out.events.append(Event("dawn", {
@@ -505,7 +506,7 @@ class InterviewVampire(Ruleset):
         burns = chosen is not None and g.player(chosen).role in BITERS
         out.events.append(Event("vote_closed", {"round": round_, "kind": outcome.kind, "chosen": chosen,
                                                 "tied": list(outcome.tied), "burns": burns}))
-        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = outcome.counts
         self.days.append({"round": round_, "chosen": g.name(chosen) if chosen else None, "burned": burns,
                           "role": g.player(chosen).role if chosen else None})
         g.post(

@@ -488,7 +488,7 @@ class KillerClub(Ruleset):
 
     def _post_vote_result(self, outcome: VoteOutcome, result: str, chosen: int | None, out: Step) -> None:
         g = self.game
-        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = outcome.counts
         g.post(
             "killer_club/vote_result", out, round=g.phase.round, number=outcome.number, result=result,
             ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0])} for b in outcome.ballots],

@@ -748,7 +748,7 @@ class VampireVillage(Ruleset):
 
     def _post_result(self, kind: str, outcome: VoteOutcome, result: str, chosen: int | None, dead: list[int], out: Step) -> None:
         g = self.game
-        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = outcome.counts
         g.post(
             "vampire_village/vote_result", out, kind=kind, round=g.phase.round, number=outcome.number, result=result,
             ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]), "weight": int(b.weight)} for b in outcome.ballots],

@@ -90,7 +90,7 @@ def test_change_policies_and_abstention():
     assert [b.voter for b in v.ballots] == [1, 2] and list(v.received()) == [7, 6]
     v = Vote(VoteRule("x", points=(3, 2)))
     v.cast(1, (5, 6)), v.cast(2, (6, 5), void=True), v.cast(3, (6,), weight=2)
-    assert v.received() == {5: 3.0, 6: 4.0} and v.withdraw(1) is None  # the first ballot stands
+    assert v.received() == {5: 3.0, 6: 8.0} and v.withdraw(1) is None  # the first ballot stands
 
 
 def test_seeded_draw_is_recorded_and_repeatable():

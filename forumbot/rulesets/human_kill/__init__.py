@@ -952,7 +952,7 @@ class HumanKill(Ruleset):
         souten = bool(chain) and self.w("souten")
         dead = [] if souten else self._remove_all(chain, out)
         kousa = self.w("kousa")
-        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = outcome.counts
         g.post("human_kill/banish_result", out, round=self.round, number=outcome.number, result=outcome.kind,
                ballots=[] if kousa else [{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None,
                                           "weight": b.weight, "blown": b.void} for b in outcome.ballots],
@@ -1024,7 +1024,7 @@ class HumanKill(Ruleset):
             kind, tied = "runoff", decision.among
         out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": kind,
                                                      "chosen": outcome.chosen, "tied": list(tied)}))
-        counts = sorted(outcome.received.items(), key=lambda kv: (-kv[1], kv[0]))
+        counts = outcome.counts
         g.post("human_kill/sage_result", out, round=self.round, number=outcome.number,
                result="no_votes" if kind == "none" else kind,
                ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None} for b in outcome.ballots],
