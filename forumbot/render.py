@@ -176,6 +176,8 @@ class Renderer:
 
 @cache
 def renderer(locale: str = "zh-Hans", markup: str = "markdown", overrides: str | None = None,
-             charset: str | None = None) -> Renderer:
-    """A cached :class:`Renderer`."""
-    return Renderer(locale, markup, overrides, charset)
+             charset: str | None = None, tables: bool = True) -> Renderer:
+    """A :class:`Renderer` shared by every caller with the same arguments: the seasons of one `forumbot
+    serve` process share their compiled templates instead of compiling them once a season (a Jinja2
+    environment is safe to render from several threads; templates edited on disk are still reloaded)."""
+    return Renderer(locale, markup, overrides, charset, tables)
