@@ -16,7 +16,8 @@ The vocabulary, one name per concept:
   ``points``: what the 1st, 2nd... name of a ranked ballot receives (sunlight: 3 and 2);
   ``split="spread"``: a voter holds ``weight`` whole votes and shares them out over the names he
   writes (interview_vampire's criminal vote: a vampire 2, a criminal 1).
-- ``abstain``: a ballot naming nobody is allowed (it counts as having voted, for nobody).
+- ``abstain``: a ballot naming nobody is allowed (it counts as having voted, for nobody);
+  ``self_vote="void"``: a ballot naming the voter counts for nothing (sunlight), else it counts.
 - ``change``: ``"first_stands"`` (a later ballot is refused), ``"replace"`` (a later ballot replaces
   the earlier one and counts as received last) or ``"replace_in_place"`` (it keeps the earlier one's
   place in the order received).
@@ -24,13 +25,15 @@ The vocabulary, one name per concept:
   top (``votes=3``: a run-off and a second run-off).
 - ``last_tie``, the tie policy at the last vote: ``"nobody"`` (nobody is chosen), ``"draw"`` (a
   seeded draw among the tied, recorded as a ``draw`` event), ``"chooser"`` (a named player chooses
-  among the tied: the ruleset runs that choice) or ``"all"`` (every tied choice wins: a poll).
+  among the tied: the ruleset runs that choice, :meth:`Vote.named`; ``no_choice`` says what happens
+  when he names nobody in time: ``"nobody"`` or ``"draw"``) or ``"all"`` (every tied choice wins: a poll).
 - ``no_votes``, when nobody receives a vote: ``"nobody"``, ``"draw"`` (a seeded draw among the
   candidates) or ``"tie"`` (as a tie of every living candidate: a run-off, or the tie policy).
 
 Outcomes keep the tally's own words (:attr:`VoteOutcome.kind`: "decided", "none", "runoff",
 "exhausted"), which the rulesets' events and posts carry; a :class:`Decision` says what the vote
-decides (:attr:`Decision.how`: "decided", "runoff", "drawn", "chooser", "all", "nobody", "none").
+decides (:attr:`Decision.how`: "decided", "runoff", "drawn", "chooser", "named", "all", "nobody",
+"none").
 """
 
 from __future__ import annotations
@@ -64,13 +67,16 @@ class VoteRule:
     no_votes: NoVotesPolicy = "nobody"
     change: Change = "first_stands"
     abstain: bool = False
+    self_vote: Literal["counts", "void"] = "counts"
+    no_choice: Literal["nobody", "draw"] = "nobody"
     points: tuple[float, ...] = (1,)
     split: Literal["ranked", "spread"] = "ranked"
 
 
 class BallotError(ValueError):
-    """A spread ballot a voter may not cast: ``reason`` "too_many" (more names than votes) or
-    "no_votes" (he holds none)."""
+    """A ballot a voter may not cast: ``reason`` "too_many" (a spread ballot with more names than
+    votes, or none), "no_votes" (he holds none) or "no_abstention" (an empty ballot where the rule
+    allows no abstention)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -115,8 +121,8 @@ class VoteOutcome:
 class Decision:
     """What a closed vote decides under its rule. ``how``: "decided" (``chosen`` had the most votes),
     "runoff" (``among`` vote again), "drawn" (``chosen`` drawn among ``among``), "chooser" (a named
-    player chooses among ``among``), "all" (every one of ``among`` wins), "nobody" (a tie decides
-    nothing) or "none" (nobody received a vote)."""
+    player chooses among ``among``), "named" (he chose ``chosen``), "all" (every one of ``among``
+    wins), "nobody" (a tie decides nothing) or "none" (nobody received a vote)."""
 
     how: str
     chosen: int | None = None
@@ -233,12 +239,18 @@ class Vote:
     def cast(self, voter: int, choices: Iterable[int], void: bool = False, weight: float | None = None) -> Ballot | None:
         """Record ``voter``'s ballot for ``choices`` (ranked; empty: an abstention) and return it; None
         (nothing recorded) when he already has one and the first ballot stands. ``weight``: his weight
-        (default :meth:`weight_of`). A spread rule shares his votes out (:meth:`spread`, which may
-        raise :class:`BallotError`)."""
+        (default :meth:`weight_of`); ``void``: the ballot counts for nothing (also a self-vote under
+        ``self_vote="void"``). A spread rule shares his votes out (:meth:`spread`, which may raise
+        :class:`BallotError`); an empty ballot where the rule allows no abstention raises
+        :class:`BallotError` ("no_abstention")."""
         if self.rule.split == "spread":
             ballot = self.spread(voter, choices)
         else:
-            ballot = Ballot(voter, tuple(choices), void=void, weight=self.weight_of(voter) if weight is None else weight)
+            names = tuple(choices)
+            if not names and not self.rule.abstain:
+                raise BallotError("no_abstention")
+            void = void or (self.rule.self_vote == "void" and voter in names)
+            ballot = Ballot(voter, names, void=void, weight=self.weight_of(voter) if weight is None else weight)
         if voter in self._ballots:
             if not self.allow_change:
                 return None
@@ -336,6 +348,17 @@ class Vote:
         if policy in ("chooser", "all"):
             return Decision(policy, None, tied)
         return Decision("nobody", None, tied)
+
+    def named(self, game: Game, choice: int | None, among: Iterable[int], purpose: str, out: Step) -> Decision:
+        """The chooser's answer after a tie under the "chooser" policy: ``choice`` (None: he named
+        nobody in time, or one no longer among the living ``among``) stands; otherwise the rule's
+        ``no_choice``: a seeded draw among the living ``among`` (``purpose``), or nobody."""
+        pool = tuple(among)
+        if choice is not None:
+            return Decision("named", choice, pool)
+        if self.rule.no_choice == "draw" and pool:
+            return self._draw(game, pool, purpose, out)
+        return Decision("nobody", None, pool)
 
     @staticmethod
     def _draw(game: Game, among: tuple[int, ...], purpose: str, out: Step) -> Decision:

@@ -30,7 +30,7 @@ from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.series import repeated_victim
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.types import Event, Step
-from forumbot.engine.votes import Vote, VoteOutcome, VoteRule, seeded_draw
+from forumbot.engine.votes import Vote, VoteOutcome, VoteRule
 from forumbot.language.types import Command
 
 KILLER, POLICE, HELPER, NURSE, CIVILIAN = "killer", "police", "helper", "nurse", "civilian"
@@ -43,7 +43,8 @@ NIGHT_VERBS = {KILLER: ["kill"], POLICE: ["check"], HELPER: ["check"], NURSE: ["
 #: tied players plead and everyone alive votes again, among the tied only; tied again: everyone speaks again
 #: and a third vote among the tied; a third tie: that night's victim names one of the tied to die with them
 #: ... No night victim that night: nobody is executed (config: a seeded draw among the tied)」. ``votes`` and
-#: the last tie's policy (the night victim as chooser, else ``tie_fallback``) are set when the day opens.
+#: the last tie's policy (the night victim as chooser, else ``tie_fallback``; ``tie_fallback`` again when the
+#: chooser names nobody in time) are set when the day opens.
 DAY_VOTE = VoteRule(
     "day vote", source="README § killer_club: 「a third tie: that night's victim names one of the tied」",
     votes=3, last_tie="chooser", change="first_stands", abstain=False,
@@ -448,7 +449,8 @@ class KillerClub(Ruleset):
         g.open_phase("vote", round_, round_, out)
         victim = self.night_victim
         last_tie = "chooser" if victim is not None else self.params.tie_fallback
-        self.vote = Vote(replace(DAY_VOTE, votes=self.params.votes, last_tie=last_tie))
+        self.vote = Vote(replace(DAY_VOTE, votes=self.params.votes, last_tie=last_tie,
+                                 no_choice=self.params.tie_fallback))
         order = speaking_order(g.alive(), self.last_death, len(g.players))
         g.post("killer_club/day_open", out, round=round_, victim=g.name(victim) if victim else None,
                last_words=victim is not None and self.first.allowed(victim), order=g.names(order),
@@ -502,14 +504,10 @@ class KillerClub(Ruleset):
     def _close_choice(self, out: Step) -> None:
         g = self.game
         round_ = g.phase.round
-        chosen = self.choice if self.choice is not None and g.player(self.choice).alive else None
-        how = "named"
-        if chosen is None:
-            among = [s for s in self.choice_among if g.player(s).alive]
-            if self.params.tie_fallback == "draw" and among:
-                how, chosen = "drawn", seeded_draw(g, among, f"choice:{round_}", out)
-            else:
-                how = "nobody"
+        choice = self.choice if self.choice is not None and g.player(self.choice).alive else None
+        among = [s for s in self.choice_among if g.player(s).alive]
+        decision = self.vote.named(g, choice, among, f"choice:{round_}", out)
+        how, chosen = decision.how, decision.chosen
         victim = self.choice_by
         self.choice_by, self.choice_among, self.choice = None, (), None
         out.events.append(Event("choice_closed", {"round": round_, "chosen": chosen, "how": how}))

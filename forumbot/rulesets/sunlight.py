@@ -24,11 +24,12 @@ from forumbot.language.types import Command
 KILLER, GOOD = "killer", "good"
 CLUES = (1, 2, 3)
 #: A vote round (README § sunlight): 「A ballot names one or two distinct living players, ranked: 3 points for
-#: the first, 2 for the second」; a self-vote is void; 「The player with the most points received is out; a
-#: tie at the top, or no ballots, puts nobody out」 (the first ballot stands). ``points`` is a parameter.
+#: the first, 2 for the second」; 「A ballot that names the voter is a self-vote: void」; 「The player with the
+#: most points received is out; a tie at the top, or no ballots, puts nobody out」 (the first ballot stands).
+#: ``points`` is a parameter.
 VOTE_ROUND = VoteRule(
     "vote round", source="README § sunlight: 「a tie at the top, or no ballots, puts nobody out」",
-    votes=1, last_tie="nobody", points=(3, 2),
+    votes=1, last_tie="nobody", points=(3, 2), self_vote="void",
 )
 #: The clue poll (README § sunlight): 「the clue(s) with the most votes are published, all of them when 2 or 3
 #: are tied, even when "no clue" ties with them; "no clue" alone on top, or no votes, publishes nothing」; a
@@ -193,8 +194,9 @@ class Sunlight(Ruleset):
         existing = self.vote.ballot_of(seat)
         if existing is not None:
             return self.refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
-        void = seat in targets
-        self.vote.cast(seat, targets, void=void)
+        ballot = self.vote.cast(seat, targets)
+        assert ballot is not None  # he has no standing ballot (checked above)
+        void = ballot.void  # a self-vote
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
         key = "sunlight/vote_self" if void else "sunlight/vote_recorded"
         points = list(self.params.points[: len(targets)])

@@ -52,47 +52,6 @@ def test_runoff_vote_decided_none_and_dead_candidates():
     assert v.close([1, 3]).chosen == 1  # votes for the dead are ignored
 
 
-def test_tie_policies():
-    g = Game(Setup("killer_club", tuple("ABCDEF"), seed=5))
-
-    def tied(rule: VoteRule) -> Vote:
-        v = Vote(rule)
-        v.cast(1, (2,)), v.cast(2, (1,))
-        return v
-
-    for policy, how in (("nobody", "nobody"), ("chooser", "chooser"), ("all", "all")):
-        v = tied(VoteRule("x", last_tie=policy))
-        d = v.decide(g, v.close([1, 2, 3]), "p", Step())
-        assert (d.how, d.chosen, d.among) == (how, None, (1, 2))
-    assert d.winners == (1, 2)
-    v = tied(VoteRule("x", last_tie="draw"))
-    out = Step()
-    d = v.decide(g, v.close([1, 2, 3]), "p", out)
-    assert d.how == "drawn" and d.chosen in (1, 2) and out.events[0].data["purpose"] == "p"
-    v = tied(VoteRule("x", votes=2))
-    assert v.decide(g, v.close([1, 2, 3]), "p", Step()).how == "runoff"
-    # nobody receiving a vote: nobody, a draw among the candidates, or a tie of every candidate
-    assert Vote(VoteRule("x")).decide(g, Vote(VoteRule("x")).close([1, 2]), "p", Step()).how == "none"
-    v = Vote(VoteRule("x", votes=2, no_votes="tie"), candidates=(1, 2))
-    d = v.decide(g, v.close([1, 2, 3]), "p", Step())
-    assert (d.how, d.among) == ("runoff", (1, 2))
-    v = Vote(VoteRule("x", no_votes="draw"), candidates=(1, 2))
-    assert v.decide(g, v.close([1, 2, 3]), "p", Step()).chosen in (1, 2)
-
-
-def test_change_policies_and_abstention():
-    v = Vote(VoteRule("x", change="replace", abstain=True))
-    v.cast(1, (5,)), v.cast(2, (6,)), v.cast(1, ())
-    assert [(b.voter, b.choices) for b in v.ballots] == [(2, (6,)), (1, ())]  # a change is received last
-    assert v.received() == {6: 1.0} and v.withdraw(2) is not None and v.close([5, 6]).kind == "none"
-    v = Vote(VoteRule("x", change="replace_in_place"))
-    v.cast(1, (5,)), v.cast(2, (6,)), v.cast(1, (7,))
-    assert [b.voter for b in v.ballots] == [1, 2] and list(v.received()) == [7, 6]
-    v = Vote(VoteRule("x", points=(3, 2)))
-    v.cast(1, (5, 6)), v.cast(2, (6, 5), void=True), v.cast(3, (6,), weight=2)
-    assert v.received() == {5: 3.0, 6: 8.0} and v.withdraw(1) is None  # the first ballot stands
-
-
 def test_seeded_draw_is_recorded_and_repeatable():
     g = Game(Setup("killer_club", tuple("ABCDEF"), seed=5))
     out = Step()
