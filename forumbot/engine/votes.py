@@ -161,8 +161,9 @@ class Vote:
     """The ballots of the vote now open under ``rule``.
 
     ``voters``: seats allowed to vote (None: whoever the ruleset lets through); ``candidates``: who
-    may be voted for (None: anyone); ``weights``: a voter's weight by seat (None: 1.0 each, or the
-    weight the ruleset passes to :meth:`cast`). ``number``: 1 for the first vote, 2 for the first
+    may be voted for (None: anyone); ``weights``: a voter's weight by seat, seats not listed holding
+    none (None: 1.0 each; a ruleset whose weights change during the vote, as a sheriff's may, passes
+    the weight to :meth:`cast` instead). ``number``: 1 for the first vote, 2 for the first
     run-off...; ``history``: the outcomes closed so far; ``withdrawn``: candidates who withdrew, in
     order (an election in which everybody stands unless they withdraw).
     """
