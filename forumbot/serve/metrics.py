@@ -20,17 +20,40 @@ from datetime import UTC, datetime
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, make_wsgi_app
-
 from forumbot.runtime.bot import Bot
 
 LAG_BUCKETS = (0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120, 300, 600, float("inf"))
 
 
-class Metrics:
-    """The metrics of one service, in their own registry."""
+class _Unserved:
+    """A metric nobody reads: every Prometheus call on it does nothing."""
 
-    def __init__(self) -> None:
+    def labels(self, *_: Any) -> _Unserved:
+        return self
+
+    def inc(self, *_: Any) -> None:
+        pass
+
+    set = observe = remove = inc
+
+
+class Metrics:
+    """The metrics of one service, in their own registry. ``served`` false (no ``--metrics-port``): nothing
+    is counted and prometheus_client is not even imported (≈2 MB of a process that would never show them);
+    :meth:`observe` still drains each season's deadline lags."""
+
+    def __init__(self, served: bool = True) -> None:
+        self.served = served
+        self._seen: dict[int, tuple[int, int]] = {}
+        self._lock = threading.Lock()
+        if not served:
+            self.registry: Any = None
+            unserved: Any = _Unserved()
+            self.polls = self.poll_lag = self.deadline_lag = self.outbox = self.failed_writes = self.cycle = \
+                self.seasons = self.leases_lost = unserved
+            return
+        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
         self.registry = CollectorRegistry()
         labels = ("season", "forum")
         r = self.registry
@@ -44,11 +67,12 @@ class Metrics:
         self.cycle = Histogram("forumbot_cycle_seconds", "seconds one cycle takes", labels, registry=r)
         self.seasons = Gauge("forumbot_seasons", "seasons of this worker by state", ("state",), registry=r)
         self.leases_lost = Counter("forumbot_leases_lost", "season leases this worker lost", registry=r)
-        self._seen: dict[int, tuple[int, int]] = {}
-        self._lock = threading.Lock()
 
     def observe(self, bot: Bot) -> None:
         """Account for one cycle of ``bot`` (called by the runner after each cycle, in the season's thread)."""
+        if not self.served:
+            bot.deadline_lags.clear()
+            return
         season, forum = bot.config.name, bot.config.forum.base_url
         polls, failed = bot.polls, bot.delivery.failed_writes
         with self._lock:
@@ -89,6 +113,8 @@ class HealthServer:
     daemon thread. ``health()`` gives the JSON body; its ``"ok"`` false answers 503."""
 
     def __init__(self, metrics: Metrics, health: Callable[[], dict[str, Any]], port: int, host: str = "127.0.0.1"):
+        from prometheus_client import make_wsgi_app
+
         prometheus = make_wsgi_app(metrics.registry)
 
         def app(environ, start_response):

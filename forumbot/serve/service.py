@@ -18,6 +18,8 @@ several workers may serve the same directory and share the seasons through lease
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import fcntl
 import json
 import logging
@@ -49,6 +51,17 @@ log = logging.getLogger("forumbot")
 
 DONE = "done"
 BLOCKED_FILE = ".forumbot-serve-blocked.json"
+
+
+def fewer_malloc_arenas(arenas: int = 2) -> None:
+    """Limit glibc's malloc to ``arenas`` arenas (unless ``MALLOC_ARENA_MAX`` is set). glibc gives each new
+    thread that allocates an arena of its own, up to 8 a core, and each keeps its freed memory: with a
+    thread a season that is about 0.7 MB of resident memory a season for nothing (the seasons' threads
+    take turns on the GIL anyway). Elsewhere than glibc this does nothing."""
+    if os.environ.get("MALLOC_ARENA_MAX"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).mallopt(-8, arenas)  # -8: M_ARENA_MAX in glibc's malloc.h
 
 
 def default_worker_id() -> str:
@@ -125,7 +138,7 @@ class Service:
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
         self.dir = options.seasons_dir
-        self.metrics = Metrics()
+        self.metrics = Metrics(served=options.metrics_port is not None)
         self.engine: Engine | None = make_engine(options.database) if options.database else None
         self.leases: Leases | None = None
         if self.engine is not None:
@@ -331,6 +344,7 @@ class Service:
         """Serve until :meth:`stop` (then every season stops after its current cycle; leases are ended
         so that other workers take the seasons at once)."""
         self._lock_directory()
+        fewer_malloc_arenas()
         if self.options.metrics_port is not None:
             self.health_server = HealthServer(self.metrics, self.health, self.options.metrics_port,
                                               self.options.metrics_host).start()

@@ -222,3 +222,18 @@ def test_a_season_that_cannot_run_shows_as_blocked_with_its_reason_until_its_fil
         assert "blocked" not in out and "bad: not started" in out
     finally:
         stop(service, runner)
+
+
+def test_without_a_metrics_port_prometheus_is_not_loaded_and_lags_are_drained(tmp_path):
+    """No ``--metrics-port``: nothing imports prometheus_client (its memory is for nothing) and the deadline lags
+    a season collects are still drained each cycle."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from pathlib import Path; from types import SimpleNamespace; "
+             "from forumbot.serve.service import ServeOptions, Service; "
+             "s = Service(ServeOptions(Path(sys.argv[1]))); bot = SimpleNamespace(deadline_lags=[0.4, 1.2]); "
+             "s.metrics.observe(bot); s.metrics.leases_lost.inc(); s.metrics.seasons.labels('running').set(3); "
+             "print('prometheus_client' in sys.modules, bot.deadline_lags)")
+    out = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "[]"]
