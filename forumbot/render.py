@@ -5,7 +5,10 @@ Templates live in ``forumbot/templates/<locale>/<key>.j2`` (shipped in the packa
 season may name an override folder with the same layout, searched first. Markup is written through
 filters (``|b``, ``|ul``, ``|table``, ``|names``...), so one template serves both markups; every value
 printed with ``{{ }}`` is escaped for the markup unless a markup filter already made it safe, so a
-player's name can never inject markup into a post.
+player's name can never inject markup into a post. A ruleset's template may extend a common one: each
+``<ruleset>/rejected.j2`` extends ``common/rejected.j2``, the catalogue of refusal reasons two or more rulesets
+give, and words only the reasons of its own. Verbs are shown with the ``m.verb`` macro of ``_macros.j2``: the
+words of :data:`forumbot.language.vocabulary.VERB_WORDS`, which the parser reads.
 
 For a forum in GBK (``charset="gbk"``: a GBK Discuz! shows characters GBK lacks as raw ``&#NNN;`` codes)
 every rendered text is made GBK-safe (✓ → √, ✗ → ×, ♥ → 心, emoji marked □; see

@@ -128,7 +128,15 @@ def test_late_reply_says_the_round_closed_and_when(locale, markup):
 
 
 def test_every_template_is_used():
+    import jinja2.meta
+
     used = {o.key for o in outputs()} | RUNTIME_TEMPLATES
+    env = Renderer("en", "markdown").env
+    for key in list(used):  # a template another one extends (common/rejected) is used through it
+        path = TEMPLATES / "en" / f"{key}.j2"
+        if path.exists():
+            refs = jinja2.meta.find_referenced_templates(env.parse(path.read_text(encoding="utf-8")))
+            used |= {ref[: -len(".j2")] for ref in refs if ref}
     files = {p.relative_to(TEMPLATES / "en").as_posix()[: -len(".j2")] for p in (TEMPLATES / "en").rglob("*.j2")
              if not p.name.startswith("_")}  # _macros.j2 is imported, not rendered
     assert files <= used
