@@ -115,7 +115,7 @@ def test_every_output_renders(locale, markup):
 
 
 RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed", "common/late",
-                     "common/vote_count"}  # rendered by the runtime
+                     "common/vote_count", "common/which_season"}  # rendered by the runtime
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -352,3 +352,13 @@ def test_phpbb_bbcode_has_no_table_tags():
     assert text.splitlines()[0] == "[b]Voter · Vote[/b]"
     assert "[*]Bob · Dave" in text and "[*][\u200bb]x · Al" in text  # cells stay escaped
     assert "[table]" in Renderer("en", "bbcode").env.from_string("{{ rows | table }}").render(rows=[["a"]])
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("markup", MARKUPS)
+def test_which_season_question_lists_the_seasons_and_escapes_what_the_player_wrote(locale, markup):
+    text = Renderer(locale, markup).render("common/which_season", {"seasons": ["夏季杀", "[b]春季杀"],
+                                                                   "text": "投 [url=x]3[/url]"})
+    assert "夏季杀" in text and "春季杀" in text
+    assert "[b]春季杀" not in text and "[url=x]" not in text  # escaped: no tag can start
+    assert {"en": "not recorded", "zh-Hans": "没有记录", "zh-Hant": "沒有記錄"}[locale] in text

@@ -28,6 +28,7 @@ from forumbot.migrations import upgrade
 from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
+from forumbot.runtime.inbox_routing import InboxSeason, route
 from forumbot.runtime.schedule import format_local, phase_deadline
 from forumbot.runtime.season_edits import as_started, check_after_replacements, check_versions, judging_versions
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
@@ -42,6 +43,8 @@ _WINDOW_REASONS = frozenset({"wrong_phase", "no_clue_poll", "no_successor_due", 
                              "withdraw_closed"})
 
 CLI = "@cli"
+#: the ``input_seq`` of a stored private message that is never an input (its sender was asked to name a season)
+NOT_AN_INPUT = -1
 #: the longest the poller waits after failed polls in a row (seconds), unless the forum asks for longer
 MAX_POLL_BACKOFF = 300.0
 #: the least time (seconds) delivery may use between two reads when no deadline or reminder comes first
@@ -73,6 +76,9 @@ class Bot:
         self._poll_held_until: datetime | None = None
         #: the write pacing shared with other seasons of the same account (``forumbot serve``), else None
         self.pace: Any = None
+        #: the seasons reading this judge account's inbox, this one included (``forumbot serve`` sets them; see
+        #: :mod:`forumbot.runtime.inbox_routing`); fewer than two: every private message is this season's
+        self.inbox_seasons: list[InboxSeason] = []
         #: seconds each deadline was applied after it fell (drained by ``forumbot serve``'s metrics)
         self.deadline_lags: list[float] = []
         self.polls = 0  # complete reads of the forum since start
@@ -365,6 +371,9 @@ class Bot:
                                earliest=t.earliest, latest=t.latest, text=p.text, edited=p.edited)
                     for p, t in zip(items, spans, strict=False) if p.author != judge]
         rows = self._since_first_run(rows)
+        asks: list[OutboxRow] = []
+        if source == "pm" and len(self.inbox_seasons) > 1 and any(s.name == self.config.name for s in self.inbox_seasons):
+            rows, asks = self._route(rows)
         cursors: dict[str, Any] = {"forum_cursor": self.forum.export_cursor()}
         if complete:
             read[source] = times[0].isoformat()
@@ -373,10 +382,42 @@ class Bot:
                 key, ids = ("pm_after", [m.message_id for m in items]) if source == "pm" else \
                     ("post_after", [p.post_id for p in items])
                 cursors[key] = max(ids)
-        new = self.store.store_inbound(rows, cursors)
+        new = self.store.store_inbound(rows, cursors, asks)
         if new:
             what = "private messages" if source == "pm" else "thread posts"
             log.info("poll: %d new %s%s", new, what, "" if complete else " (read in part)")
+
+    def _route(self, rows: list[InboundRow]) -> tuple[list[InboundRow], list[OutboxRow]]:
+        """The private messages of ``rows`` that are this season's among the seasons sharing the inbox
+        (:func:`~forumbot.runtime.inbox_routing.route`; a season prefix is taken off the text the game parses),
+        and the answers asking senders in several of the seasons to name one. Such a message is stored (so that it
+        is answered once) but is never an input (``input_seq`` :data:`NOT_AN_INPUT`); its answer is queued in the
+        same transaction, with an idempotency key."""
+        mine: list[InboundRow] = []
+        asks: list[OutboxRow] = []
+        for row in rows:
+            r = route(row.sender, row.subject, row.text, self.inbox_seasons)
+            if r.season != self.config.name:
+                continue
+            row.text = r.text
+            mine.append(row)
+            if r.rule == "ask":
+                row.input_seq = NOT_AN_INPUT
+                lines = row.text.strip().splitlines()
+                excerpt = lines[0][:60] if lines else ""
+                ref = f"w{row.forum_id}"
+                subject = self._render("common/pm_subject", {"ref": ref}, {"season": " / ".join(r.choices)}).strip()
+                asks.append(OutboxRow(season_id=0, key=f"{self.store.season_id}:which:{row.forum_id}", kind="pm",
+                                      template="common/which_season", recipient=row.sender, subject=subject,
+                                      body=self._render("common/which_season",
+                                                        {"seasons": list(r.choices), "text": excerpt})))
+        if len(mine) < len(rows):
+            log.debug("poll: %d private messages for other seasons of this judge account left to them",
+                      len(rows) - len(mine))
+        if asks:
+            log.info("poll: %d private messages name no season and their senders are in several: asked which",
+                     len(asks))
+        return mine, asks
 
     def _intervals(self, source: str, stated: list[Stated], read: dict[str, str],
                    times: dict[str, tuple[datetime, datetime]]) -> list[Interval]:

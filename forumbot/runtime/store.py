@@ -65,7 +65,7 @@ class InboundRow(SQLModel, table=True):
     text: str = Field(sa_type=Text)
     edited: bool = False
     stored_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
-    input_seq: int | None = Field(default=None, index=True)
+    input_seq: int | None = Field(default=None, index=True)  # the input that applied it; -1: never one (bot.NOT_AN_INPUT)
 
 
 class InputRow(SQLModel, table=True):
@@ -277,11 +277,16 @@ class Store:
             self._commit(s)
 
     # --- inbound --------------------------------------------------------------------------------------
-    def store_inbound(self, rows: Iterable[InboundRow], cursors: dict[str, Any]) -> int:
-        """Store newly read messages (duplicates by (source, forum_id) are skipped) and the polling
-        cursors, in one transaction; returns how many were new."""
+    def store_inbound(self, rows: Iterable[InboundRow], cursors: dict[str, Any], outbox: Iterable[OutboxRow] = ()) -> int:
+        """Store newly read messages (duplicates by (source, forum_id) are skipped), the polling cursors and
+        answers made as they are read (``outbox``: keys already queued are skipped), in one transaction;
+        returns how many messages were new."""
         new = 0
         with Session(self.engine, expire_on_commit=False) as s:
+            for o in outbox:
+                if s.exec(select(OutboxRow.id).where(OutboxRow.key == o.key)).first() is None:
+                    o.season_id = self.season_id
+                    s.add(o)
             for row in rows:
                 exists = s.exec(
                     select(InboundRow.id).where(

@@ -41,11 +41,12 @@ from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.forums.base import Forum
 from forumbot.forums.settings import SettingsError, make_forum
 from forumbot.migrations import upgrade
+from forumbot.runtime.inbox_routing import InboxSeason
 from forumbot.runtime.logcontext import SEASON
 from forumbot.runtime.store import make_engine
 from forumbot.serve.lease import Lease, LeaseLost, Leases
 from forumbot.serve.metrics import HealthServer, Metrics
-from forumbot.serve.pacing import Pacing
+from forumbot.serve.pacing import Pacing, forum_key
 
 log = logging.getLogger("forumbot")
 
@@ -121,6 +122,7 @@ class SeasonThread(threading.Thread):
             bot.store.guard = svc.leases.guard(self.lease)
         f = self.config.forum
         bot.pace = svc.pacing.pace(f.base_url, f.username, float(f.min_write_interval_seconds))
+        bot.inbox_seasons = svc.inbox_seasons(self.config)
         self.bot = bot
         try:
             run_bot(bot, stop=self.stop_event, on_cycle=svc.metrics.observe)
@@ -160,6 +162,7 @@ class Service:
         self._broken: dict[Path, tuple[float, str | None, str]] = {}
         self._invalid: dict[Path, str] = {}  # why a file is not a season file (its first line)
         self._blocked_written: dict[str, Any] | None = None
+        self._inboxes: dict[str, list[InboxSeason]] = {}  # forum_key -> the seasons reading that inbox
 
     # --- databases -----------------------------------------------------------------------------------
     def _upgrade_once(self, engine: Engine) -> None:
@@ -277,6 +280,7 @@ class Service:
         if self._stop.is_set():
             return
         seasons = self.scan()
+        self._share_inboxes(seasons)
         candidates = [n for n, (path, _) in seasons.items() if n not in self.threads
                       and self._broken.get(path, (None,))[0] != self._files.get(path, (None, None))[0]]
         if self.leases is None:
@@ -302,6 +306,24 @@ class Service:
         self.metrics.seasons.labels("starting").set(len(self.threads) - running)
         self.metrics.seasons.labels("blocked").set(len(self._broken))
         self._write_blocked()
+
+    def _share_inboxes(self, seasons: dict[str, tuple[Path, SeasonConfig]]) -> None:
+        """Group the seasons of the directory (but those that cannot run) by judge account and forum, and tell
+        each running season the seasons it shares its inbox with (:mod:`forumbot.runtime.inbox_routing`)."""
+        groups: dict[str, list[InboxSeason]] = {}
+        for name, (path, config) in sorted(seasons.items()):
+            if path in self._broken and self._broken[path][0] == self._files.get(path, (None, None))[0]:
+                continue  # cannot run as the file is: it reads nothing
+            groups.setdefault(forum_key(config.forum.base_url, config.forum.username), []).append(
+                InboxSeason(name, tuple(config.players), tuple(config.organisers)))
+        self._inboxes = groups
+        for th in self.threads.values():
+            if th.bot is not None:
+                th.bot.inbox_seasons = self.inbox_seasons(th.config)
+
+    def inbox_seasons(self, config: SeasonConfig) -> list[InboxSeason]:
+        """The seasons of the directory judged by ``config``'s judge account on its forum, this one included."""
+        return list(self._inboxes.get(forum_key(config.forum.base_url, config.forum.username), []))
 
     def blocked(self) -> dict[str, str]:
         """The seasons that cannot run as their files are, by season name (by file name for a file that
