@@ -362,3 +362,6 @@ def test_which_season_question_lists_the_seasons_and_escapes_what_the_player_wro
     assert "夏季杀" in text and "春季杀" in text
     assert "[b]春季杀" not in text and "[url=x]" not in text  # escaped: no tag can start
     assert {"en": "not recorded", "zh-Hans": "没有记录", "zh-Hant": "沒有記錄"}[locale] in text
+    assert {"en": "subject", "zh-Hans": "标题", "zh-Hant": "標題"}[locale] in text
+    discuz = Renderer(locale, markup).render("common/which_season", {"seasons": ["a", "b"], "text": "", "subjects": False})
+    assert {"en": "subject", "zh-Hans": "标题", "zh-Hant": "標題"}[locale] not in discuz and "a" in discuz

@@ -28,7 +28,7 @@ from forumbot.migrations import upgrade
 from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
-from forumbot.runtime.inbox_routing import InboxSeason, route
+from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
 from forumbot.runtime.schedule import format_local, phase_deadline
 from forumbot.runtime.season_edits import as_started, check_after_replacements, check_versions, judging_versions
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
@@ -395,8 +395,9 @@ class Bot:
         same transaction, with an idempotency key."""
         mine: list[InboundRow] = []
         asks: list[OutboxRow] = []
+        subjects = self.config.forum.engine not in INHERITED_SUBJECTS
         for row in rows:
-            r = route(row.sender, row.subject, row.text, self.inbox_seasons)
+            r = route(row.sender, row.subject if subjects else "", row.text, self.inbox_seasons)
             if r.season != self.config.name:
                 continue
             row.text = r.text
@@ -410,7 +411,7 @@ class Bot:
                 asks.append(OutboxRow(season_id=0, key=f"{self.store.season_id}:which:{row.forum_id}", kind="pm",
                                       template="common/which_season", recipient=row.sender, subject=subject,
                                       body=self._render("common/which_season",
-                                                        {"seasons": list(r.choices), "text": excerpt})))
+                                                        {"seasons": list(r.choices), "text": excerpt, "subjects": subjects})))
         if len(mine) < len(rows):
             log.debug("poll: %d private messages for other seasons of this judge account left to them",
                       len(rows) - len(mine))

@@ -5,11 +5,13 @@ private message must be stored, applied and answered by exactly one of them: :fu
 from the message alone (sender, subject, body) and the seasons sharing the inbox, so every season reading
 the inbox reaches the same decision and exactly one stores the message. The rules, in order:
 
-1. **subject** — the subject (after reply prefixes such as ``Re:``, ``回复：``) names exactly one of the
+1. **prefix** — the body begins with a season's name and a separator (``春季杀：投 3``, ``[春季杀] 投 3``,
+   ``春季杀 投3``): that season, which parses the body without the name. It comes before the subject: it is
+   typed in this very message, while a subject may be inherited from the conversation.
+2. **subject** — the subject (after reply prefixes such as ``Re:``, ``回复：``) names exactly one of the
    seasons: that season. The judge's own private messages have the subject ``<season> · 法官`` (template
-   ``common/pm_subject``), so a reply goes to the season that wrote.
-2. **prefix** — the body begins with a season's name and a separator (``春季杀：投 3``, ``[春季杀] 投 3``,
-   ``春季杀 投3``): that season, which parses the body without the name.
+   ``common/pm_subject``), so a reply goes to the season that wrote. (Not on the engines of
+   :data:`INHERITED_SUBJECTS`.)
 3. **sender** — the sender plays in or organises exactly one of the seasons: that season.
 4. **ask** — the sender is in several of the seasons: the first of them by name stores the message, applies
    nothing, and asks him (template ``common/which_season``) to name the season.
@@ -34,6 +36,12 @@ from typing import Literal
 from forumbot.language.normalize import fold, normalize_message
 
 Rule = Literal["subject", "prefix", "sender", "ask", "stranger"]
+
+#: forum engines on which every private message shows the subject its conversation began with, and one
+#: conversation holds everything two accounts ever wrote to each other, whatever the season (Discuz!: the
+#: captures show the first message's subject on each reply): there a subject names no season, and the
+#: runtime routes with an empty one
+INHERITED_SUBJECTS = frozenset({"discuz"})
 
 # Reply and forward marks that forums and players put before a subject: Re:, RE[2]:, Fw:, 回复：, 答复, 转发:
 # (folded: full-width and traditional forms are already their plain simplified forms).
@@ -140,12 +148,12 @@ def route(sender: str, subject: str, body: str, seasons: Sequence[InboxSeason]) 
     raises; with no seasons, ``season`` is None."""
     if not seasons:
         return Route(None, "stranger", body)
-    named = _named_in_subject(subject, seasons)
-    if len(named) == 1:
-        return Route(named.pop(), "subject", body)
     prefixed = _body_prefix(body, seasons)
     if prefixed is not None:
         return Route(prefixed[0], "prefix", prefixed[1])
+    named = _named_in_subject(subject, seasons)
+    if len(named) == 1:
+        return Route(named.pop(), "subject", body)
     his = tuple(sorted(s.name for s in seasons if s.has(sender)))
     if len(his) == 1:
         return Route(his[0], "sender", body)

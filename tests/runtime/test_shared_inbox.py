@@ -24,13 +24,13 @@ SUMMER_PLAYERS = ["H", "I", "J", "K", "L", "M", "A"]  # A plays in both
 class Pair:
     """Both seasons on one memory forum and one clock, in one database; :meth:`restart` rebuilds the bots."""
 
-    def __init__(self, tmp_path: Any) -> None:
+    def __init__(self, tmp_path: Any, **overrides: Any) -> None:
         tmp_path.mkdir(exist_ok=True)
         self.clock = Clock()
         self.forum = MemoryForum(username="judge", clock=self.clock)
         self.configs = {
-            SPRING: make_config(tmp_path, SPRING_PLAYERS, {"C": "killer"}, name=SPRING, locale="zh-Hans"),
-            SUMMER: make_config(tmp_path, SUMMER_PLAYERS, {"J": "killer"}, name=SUMMER, locale="zh-Hans"),
+            SPRING: make_config(tmp_path, SPRING_PLAYERS, {"C": "killer"}, name=SPRING, locale="zh-Hans", **overrides),
+            SUMMER: make_config(tmp_path, SUMMER_PLAYERS, {"J": "killer"}, name=SUMMER, locale="zh-Hans", **overrides),
         }
         self.db_url = f"sqlite:///{tmp_path / 'seasons.db'}"
         self.bots: dict[str, Bot] = {}
@@ -117,6 +117,24 @@ def test_a_restart_in_the_middle_changes_nothing(tmp_path):
         assert run.applied(SPRING) == calm.applied(SPRING)
         assert run.applied(SUMMER) == calm.applied(SUMMER)
         assert [(m.recipient, m.subject, m.body) for m in run.forum.sent] == calm_pms
+
+
+def test_on_discuz_the_conversations_subject_names_no_season(tmp_path):
+    # Discuz!: one conversation per pair of accounts, every message in it under the subject it began with
+    p = Pair(tmp_path, forum={"engine": "discuz"})
+    p.cycle()
+    p.clock.advance(63)
+    p.cycle()
+    mark = len(p.forum.sent)
+    p.forum.player_pm("A", "投 C", subject=f"{SUMMER} · 法官")  # the conversation 夏季杀 began: no season named
+    p.forum.player_pm("A", "春季杀：投 D", subject=f"{SUMMER} · 法官")  # the name he typed decides
+    p.clock.advance(1)
+    p.cycle()
+    p.cycle()
+    assert p.applied(SPRING) == [("A", "投 D")] and p.applied(SUMMER) == []
+    assert sorted(m.subject for m in p.forum.sent[mark:]) == [f"{SUMMER} / {SPRING} · 法官", f"{SPRING} · 法官"]
+    [ask] = [m.body for m in p.forum.sent[mark:] if " / " in m.subject]
+    assert "标题" not in ask and f"{SUMMER}：你的指令" in ask  # only the way that works on Discuz!
 
 
 def test_a_season_read_alone_answers_every_private_message_as_before(tmp_path):
