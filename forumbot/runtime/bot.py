@@ -397,7 +397,7 @@ class Bot:
         asks: list[OutboxRow] = []
         subjects = self.config.forum.engine not in INHERITED_SUBJECTS
         for row in rows:
-            r = route(row.sender, row.subject if subjects else "", row.text, self.inbox_seasons)
+            r = route(row.sender, row.subject if subjects else "", row.text, self.inbox_seasons, row.sent_at)
             if r.season != self.config.name:
                 continue
             row.text = r.text

@@ -17,6 +17,11 @@ the inbox reaches the same decision and exactly one stores the message. The rule
    nothing, and asks him (template ``common/which_season``) to name the season.
 5. **stranger** — the sender is in none: the first season by name answers him, as a season read alone would.
 
+Rules 3 to 5 count only the seasons that had started when the message was sent (by their configured
+start; all of them when none had): a season whose start is weeks away neither takes a player's messages
+from the season he is playing now nor keeps a stranger waiting for an answer until it starts. A message
+that names a season (rules 1 and 2) goes to it whenever it starts.
+
 Names are compared as the command parser compares them (:func:`forumbot.language.normalize.fold`: width,
 case, traditional and simplified forms ignored). A name is found only as a whole: between the subject's
 start or end and characters that are neither letters nor digits, so ``春季杀`` is not found in
@@ -31,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from forumbot.language.normalize import fold, normalize_message
@@ -54,12 +60,18 @@ _SEPARATORS = ":,，、;；|/\\-—–~·.。!！"
 
 @dataclass(frozen=True)
 class InboxSeason:
-    """A season reading a shared inbox: its ``name`` and the forum accounts in it (``players``, in seat order
-    as the season file lists them, and ``organisers``)."""
+    """A season reading a shared inbox: its ``name``, the forum accounts in it (``players``, in seat order
+    as the season file lists them, and ``organisers``) and its configured ``start`` (aware UTC; None: it
+    starts when it is first run, counted as started)."""
 
     name: str
     players: tuple[str, ...] = ()
     organisers: tuple[str, ...] = ()
+    start: datetime | None = None
+
+    def started_by(self, when: datetime | None) -> bool:
+        """Whether the season had started at ``when`` (aware UTC; None: unknown, counted as started)."""
+        return self.start is None or when is None or self.start <= when
 
     def has(self, account: str) -> bool:
         """Whether forum account ``account`` (exact, as the forum gives it) plays in or organises this season."""
@@ -141,11 +153,12 @@ def _body_prefix(body: str, seasons: Sequence[InboxSeason]) -> tuple[str, str] |
     return name, body[cut:]
 
 
-def route(sender: str, subject: str, body: str, seasons: Sequence[InboxSeason]) -> Route:
+def route(sender: str, subject: str, body: str, seasons: Sequence[InboxSeason], sent_at: datetime | None = None) -> Route:
     """Which of ``seasons`` (the seasons sharing one judge account's inbox, their names distinct) stores the
-    private message from forum account ``sender`` with ``subject`` and ``body``, and what it parses (see the
-    module's description for the rules). The result is the same whatever the order of ``seasons``. Never
-    raises; with no seasons, ``season`` is None."""
+    private message from forum account ``sender`` with ``subject`` and ``body``, sent at ``sent_at`` (aware
+    UTC, as the forum states it; None: every season counts as started), and what it parses (see the module's
+    description for the rules). The result is the same whatever the order of ``seasons``. Never raises; with
+    no seasons, ``season`` is None."""
     if not seasons:
         return Route(None, "stranger", body)
     prefixed = _body_prefix(body, seasons)
@@ -154,9 +167,10 @@ def route(sender: str, subject: str, body: str, seasons: Sequence[InboxSeason]) 
     named = _named_in_subject(subject, seasons)
     if len(named) == 1:
         return Route(named.pop(), "subject", body)
-    his = tuple(sorted(s.name for s in seasons if s.has(sender)))
+    running = [s for s in seasons if s.started_by(sent_at)] or list(seasons)
+    his = tuple(sorted(s.name for s in running if s.has(sender)))
     if len(his) == 1:
         return Route(his[0], "sender", body)
     if his:
         return Route(his[0], "ask", body, his)
-    return Route(min(s.name for s in seasons), "stranger", body)
+    return Route(min(s.name for s in running), "stranger", body)

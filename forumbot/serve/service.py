@@ -315,7 +315,7 @@ class Service:
             if path in self._broken and self._broken[path][0] == self._files.get(path, (None, None))[0]:
                 continue  # cannot run as the file is: it reads nothing
             groups.setdefault(forum_key(config.forum.base_url, config.forum.username), []).append(
-                InboxSeason(name, tuple(config.players), tuple(config.organisers)))
+                InboxSeason(name, tuple(config.players), tuple(config.organisers), config.start_utc()))
         self._inboxes = groups
         for th in self.threads.values():
             if th.bot is not None:

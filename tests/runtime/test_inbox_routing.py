@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -96,6 +97,23 @@ def test_a_season_name_in_the_body_not_at_its_start_is_no_prefix():
     assert route("阿甲", "", "夏季杀人游戏真好玩", SEASONS).season == "春季杀"
 
 
+def test_a_season_not_started_when_the_message_was_sent_takes_none_but_named_messages():
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    later = InboxSeason("夏季杀", ("双栖", "阿丙"), ("主持",), start=now + timedelta(days=30))
+    running = InboxSeason("春季杀", ("双栖", "阿甲"), ("主持",), start=now - timedelta(days=1))
+    seasons = [later, running]
+    assert route("双栖", "", "投 3", seasons, now) == route("双栖", "", "投 3", [running], now)
+    assert route("双栖", "", "投 3", seasons, now).rule == "sender"
+    assert route("路人", "", "投 3", seasons, now).season == "春季杀"  # not kept waiting a month for an answer
+    assert route("阿丙", "", "投 3", seasons, now).season == "春季杀"  # as a stranger: 夏季杀 has not started
+    assert route("双栖", "", "夏季杀：投 3", seasons, now).season == "夏季杀"  # named: it goes there
+    assert route("双栖", "Re: 夏季杀 · 法官", "投 3", seasons, now).season == "夏季杀"
+    assert route("双栖", "", "投 3", seasons, now + timedelta(days=31)).rule == "ask"  # both started by then
+    assert route("双栖", "", "投 3", seasons).rule == "ask"  # no time: every season counts
+    none_yet = [InboxSeason("b", ("x",), start=now + timedelta(1)), InboxSeason("a", ("y",), start=now + timedelta(2))]
+    assert route("z", "", "hi", none_yet, now).season == "a"  # none started: all of them count
+
+
 NAMES = st.sampled_from(["春季杀", "春季", "夏季杀", "Spring", "Spring 2", "spring cup", "秋季殺", "秋季杀"])
 ACCOUNTS = st.sampled_from(["a", "b", "c", "org", "stranger"])
 SUBJECTS = st.one_of(st.just(""), st.text(max_size=20),
@@ -106,25 +124,29 @@ BODIES = st.one_of(st.text(max_size=30),
                              st.sampled_from(["", "：", "] ", ":", " ", "】"]), st.sampled_from(["投 3", "vote 3", ""])))
 
 
+T = datetime(2026, 12, 1, tzinfo=UTC)
+STARTS = st.one_of(st.none(), st.integers(-3, 3).map(lambda d: T + timedelta(days=d)))
+
+
 @st.composite
 def inboxes(draw):
     names = draw(st.lists(NAMES, min_size=0, max_size=4, unique_by=lambda n: n))
     return [InboxSeason(n, tuple(draw(st.lists(ACCOUNTS, max_size=3, unique=True))), tuple(draw(st.lists(
-        st.just("org"), max_size=1)))) for n in names]
+        st.just("org"), max_size=1))), draw(STARTS)) for n in names]
 
 
 @settings(max_examples=300, deadline=None)
-@given(inboxes(), ACCOUNTS, SUBJECTS, BODIES, st.randoms(use_true_random=False))
-def test_exactly_one_season_or_none_stores_any_message(seasons, sender, subject, body, rnd):
+@given(inboxes(), ACCOUNTS, SUBJECTS, BODIES, STARTS, st.randoms(use_true_random=False))
+def test_exactly_one_season_or_none_stores_any_message(seasons, sender, subject, body, sent_at, rnd):
     # each season decides from its own view (the seasons listed in its own order): exactly one keeps the message
     keepers = []
     for season in seasons:
         view = list(seasons)
         rnd.shuffle(view)
-        if route(sender, subject, body, view).season == season.name:
+        if route(sender, subject, body, view, sent_at).season == season.name:
             keepers.append(season.name)
     assert len(keepers) == (1 if seasons else 0)
-    r = route(sender, subject, body, seasons)
+    r = route(sender, subject, body, seasons, sent_at)
     if r.rule == "ask":
         assert r.season == r.choices[0] and len(r.choices) > 1 and all(
             any(s.name == c and s.has(sender) for s in seasons) for c in r.choices)

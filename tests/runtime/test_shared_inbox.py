@@ -5,9 +5,10 @@ tells each season which seasons share its inbox."""
 from __future__ import annotations
 
 import threading
+from datetime import datetime, timedelta
 from typing import Any
 
-from bot_helpers import Clock, make_config
+from bot_helpers import T0, Clock, make_config
 from serve_helpers import Forums, soon, wait_for, write_season
 
 from forumbot.forums.memory import MemoryForum
@@ -24,13 +25,14 @@ SUMMER_PLAYERS = ["H", "I", "J", "K", "L", "M", "A"]  # A plays in both
 class Pair:
     """Both seasons on one memory forum and one clock, in one database; :meth:`restart` rebuilds the bots."""
 
-    def __init__(self, tmp_path: Any, **overrides: Any) -> None:
+    def __init__(self, tmp_path: Any, summer_start: datetime = T0, **overrides: Any) -> None:
         tmp_path.mkdir(exist_ok=True)
         self.clock = Clock()
         self.forum = MemoryForum(username="judge", clock=self.clock)
         self.configs = {
             SPRING: make_config(tmp_path, SPRING_PLAYERS, {"C": "killer"}, name=SPRING, locale="zh-Hans", **overrides),
-            SUMMER: make_config(tmp_path, SUMMER_PLAYERS, {"J": "killer"}, name=SUMMER, locale="zh-Hans", **overrides),
+            SUMMER: make_config(tmp_path, SUMMER_PLAYERS, {"J": "killer"}, name=SUMMER, locale="zh-Hans",
+                                schedule={"start": summer_start.replace(tzinfo=None).isoformat()}, **overrides),
         }
         self.db_url = f"sqlite:///{tmp_path / 'seasons.db'}"
         self.bots: dict[str, Bot] = {}
@@ -38,7 +40,8 @@ class Pair:
         self.restart()
 
     def restart(self, *names: str) -> None:
-        shared = [InboxSeason(c.name, tuple(c.players), tuple(c.organisers)) for c in self.configs.values()]
+        shared = [InboxSeason(c.name, tuple(c.players), tuple(c.organisers), c.start_utc())
+                  for c in self.configs.values()]
         for name in names or tuple(self.configs):
             bot = Bot(self.configs[name], self.forum, clock=self.clock, engine=make_engine(self.db_url),
                       sleep=self.clock.advance)
@@ -135,6 +138,26 @@ def test_on_discuz_the_conversations_subject_names_no_season(tmp_path):
     assert sorted(m.subject for m in p.forum.sent[mark:]) == [f"{SUMMER} / {SPRING} · 法官", f"{SPRING} · 法官"]
     [ask] = [m.body for m in p.forum.sent[mark:] if " / " in m.subject]
     assert "标题" not in ask and f"{SUMMER}：你的指令" in ask  # only the way that works on Discuz!
+
+
+def test_a_season_that_starts_later_takes_nothing_from_the_running_one(tmp_path):
+    p = Pair(tmp_path, summer_start=T0 + timedelta(days=30))
+    p.cycle()
+    p.clock.advance(63)
+    p.cycle()
+    mark = len(p.forum.sent)
+    p.forum.player_pm("A", "投 C")  # in both, but 夏季杀 starts in a month: 春季杀's
+    p.forum.player_pm("Zed", "帮助")  # a stranger is answered now, by the running season
+    p.forum.player_pm("H", "夏季杀：帮助")  # named: kept for 夏季杀, answered when it starts
+    p.clock.advance(1)
+    p.cycle()
+    p.cycle()
+    assert p.applied(SPRING) == [("A", "投 C"), ("Zed", "帮助")] and p.applied(SUMMER) == []
+    assert sorted((m.recipient, m.subject) for m in p.forum.sent[mark:]) == [("A", f"{SPRING} · 法官"),
+                                                                            ("Zed", f"{SPRING} · 法官")]
+    p.clock.advance(30 * 86400)
+    p.cycle()
+    assert p.applied(SUMMER) == [("H", "帮助")]
 
 
 def test_a_season_read_alone_answers_every_private_message_as_before(tmp_path):
