@@ -54,14 +54,12 @@ NoVotesPolicy = Literal["nobody", "draw", "tie"]
 
 @dataclass(frozen=True)
 class VoteRule:
-    """The declaration of one vote of a ruleset (see the module docstring for each word).
-
-    ``name``: what the vote is ("day vote", "sheriff election"...); ``source``: the rulebook clause it
-    implements, quoted. ``points``: the points of the 1st, 2nd... ranked name (one name: ``(1,)``).
+    """The declaration of one vote of a ruleset (see the module docstring for each word); the ruleset's
+    comment on it quotes the rulebook clause it implements. ``name``: what the vote is ("day vote",
+    "sheriff election"...); ``points``: the points of the 1st, 2nd... ranked name (one name: ``(1,)``).
     """
 
     name: str
-    source: str = ""
     votes: int = 1
     last_tie: TiePolicy = "nobody"
     no_votes: NoVotesPolicy = "nobody"

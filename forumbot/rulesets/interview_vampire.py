@@ -36,16 +36,10 @@ SUCK, CONVERT = "suck", "convert"
 #: The criminal vote (README § interview_vampire): 「a vampire has 2 votes (one name twice or two names), a
 #: criminal 1; the top name, if a criminal, is executed at dawn; a tie or a non-criminal: nobody」; a
 #: later ballot replaces the earlier one until dawn. The voters' weights are set each night.
-CRIME_VOTE = VoteRule(
-    "criminal vote", source="README § interview_vampire: 「a vampire has 2 votes (one name twice or two names), "
-    "a criminal 1」", split="spread", change="replace", last_tie="nobody",
-)
+CRIME_VOTE = VoteRule("criminal vote", split="spread", change="replace", last_tie="nobody")
 #: The day vote (README § interview_vampire): 「Day: open vote in the thread, one each; the top name is put
 #: in the sun and dies at nightfall if a vampire or criminal; a tie: nobody」 (the first vote stands).
-DAY_VOTE = VoteRule(
-    "day vote", source="README § interview_vampire: 「open vote in the thread, one each ... a tie: nobody」",
-    votes=1, last_tie="nobody",
-)
+DAY_VOTE = VoteRule("day vote", votes=1, last_tie="nobody")
 
 
 class InterviewVampireParams(Params):

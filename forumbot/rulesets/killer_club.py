@@ -45,10 +45,7 @@ NIGHT_VERBS = {KILLER: ["kill"], POLICE: ["check"], HELPER: ["check"], NURSE: ["
 #: ... No night victim that night: nobody is executed (config: a seeded draw among the tied)」. ``votes`` and
 #: the last tie's policy (the night victim as chooser, else ``tie_fallback``; ``tie_fallback`` again when the
 #: chooser names nobody in time) are set when the day opens.
-DAY_VOTE = VoteRule(
-    "day vote", source="README § killer_club: 「a third tie: that night's victim names one of the tied」",
-    votes=3, last_tie="chooser", change="first_stands", abstain=False,
-)
+DAY_VOTE = VoteRule("day vote", votes=3, last_tie="chooser", change="first_stands", abstain=False)
 
 
 def preset_counts(n: int) -> dict[str, int]:

@@ -27,17 +27,11 @@ CLUES = (1, 2, 3)
 #: the first, 2 for the second」; 「A ballot that names the voter is a self-vote: void」; 「The player with the
 #: most points received is out; a tie at the top, or no ballots, puts nobody out」 (the first ballot stands).
 #: ``points`` is a parameter.
-VOTE_ROUND = VoteRule(
-    "vote round", source="README § sunlight: 「a tie at the top, or no ballots, puts nobody out」",
-    votes=1, last_tie="nobody", points=(3, 2), self_vote="void",
-)
+VOTE_ROUND = VoteRule("vote round", votes=1, last_tie="nobody", points=(3, 2), self_vote="void")
 #: The clue poll (README § sunlight): 「the clue(s) with the most votes are published, all of them when 2 or 3
 #: are tied, even when "no clue" ties with them; "no clue" alone on top, or no votes, publishes nothing」; a
 #: later choice replaces the earlier one in its place. Option 0 is "no clue".
-CLUE_POLL = VoteRule(
-    "clue poll", source="README § sunlight: 「the clue(s) with the most votes are published, all of them when 2 or "
-    "3 are tied」", votes=1, last_tie="all", change="replace_in_place",
-)
+CLUE_POLL = VoteRule("clue poll", votes=1, last_tie="all", change="replace_in_place")
 
 
 class SunlightParams(Params):

@@ -54,17 +54,11 @@ NIGHT_VERBS = {VAMPIRE: ["kill", "selfkill"], VILLAGER: [], SEER: ["check"], CUP
 #: The sheriff election (README § vampire_village): 「Sheriff: elected by vote on the first day after the
 #: night; must exist (a tie: revote among the tied; tied again: a seeded draw among them)」; nobody voting
 #: is settled by a seeded draw among the candidates, as the title must exist.
-ELECTION = VoteRule(
-    "sheriff election", source="README § vampire_village: 「must exist (a tie: revote among the tied; tied again: "
-    "a seeded draw among them)」", votes=2, last_tie="draw", no_votes="draw",
-)
+ELECTION = VoteRule("sheriff election", votes=2, last_tie="draw", no_votes="draw")
 #: The day vote (README § vampire_village): 「the most votes is executed; a tie: the tied plead and everyone
 #: votes again among them; tied again: nobody (config); nobody votes: straight to night」; the sheriff's
 #: ballot counts double (「the vote counts double」). ``votes`` and ``last_tie`` come from the parameters.
-DAY_VOTE = VoteRule(
-    "day vote", source="README § vampire_village: 「a tie: the tied plead and everyone votes again among them; "
-    "tied again: nobody (config)」", votes=2, last_tie="nobody",
-)
+DAY_VOTE = VoteRule("day vote", votes=2, last_tie="nobody")
 
 #: The rulebook's presets (13–18 players). 14–15: 5–6 villagers; 16–17: 4–5 vampires.
 _BASE = {SEER: 1, CUPID: 1, WITCH: 1, GUARD: 1}
