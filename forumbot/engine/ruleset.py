@@ -98,10 +98,19 @@ class Ruleset:
         g.reply(seat, f"{self.id}/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
                 round=g.phase.round, **data)
 
+    def open_vote(self) -> Vote | None:
+        """The vote now being cast, by private message or in the thread, or None. Default: the
+        thread vote (:meth:`thread_vote`); rulesets with votes by private message override it."""
+        return self.thread_vote()
+
     def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
-        """A player withdraws his vote (unvote / 取消投票). Default, for rulebooks where the first
-        vote stands: nothing changes and the reply explains that rule (``common/vote_rule``).
-        Rulesets whose votes may be withdrawn override it."""
+        """A player withdraws his vote (unvote / 取消投票), as the open vote's declaration says
+        (:attr:`forumbot.engine.votes.VoteRule.change`): where ballots may change his standing ballot
+        is withdrawn (:meth:`~forumbot.engine.game.Game.unvoted`); where the first vote stands, or no
+        vote is open, nothing changes and the reply explains that rule (``common/vote_rule``)."""
+        vote = self.open_vote()
+        if vote is not None and vote.allow_change:
+            return self.game.unvoted(seat, vote.withdraw(seat), out)
         self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="first_vote_stands")
 
     def on_no_lynch(self, seat: int, cmd: Command, out: Step) -> None:

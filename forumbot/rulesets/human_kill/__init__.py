@@ -522,20 +522,20 @@ class HumanKill(Ruleset):
         """No lynch is this rulebook's abstention (弃权): read as ``abstain``."""
         self.on_command(seat, Command("abstain"), out)
 
-    def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
-        """Unvote: with ``change_vote`` the standing banish or sage ballot is withdrawn; otherwise the
-        first ballot stands and the reply says so."""
-        g = self.game
-        if not self.params.change_vote:
-            return super().on_unvote(seat, cmd, out)
-        kind = g.phase.kind
+    def open_vote(self) -> Vote | None:
+        """The banish vote or the sage's, while it is cast."""
+        kind = self.game.phase.kind
         if kind in VOTE_KINDS:
-            v = self.vote
-        elif kind in SAGE_VOTE_KINDS and self.election is not None:
-            v = self.election
-        else:
+            return self.vote
+        return self.election if kind in SAGE_VOTE_KINDS else None
+
+    def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
+        """Unvote: with ``change_vote`` the standing banish or sage ballot is withdrawn (the vote's
+        rule, :meth:`Ruleset.on_unvote`), and outside those votes it is refused; otherwise the first
+        ballot stands and the reply says so."""
+        if self.params.change_vote and self.open_vote() is None:
             return self.refuse(seat, cmd, "wrong_phase", out)
-        g.unvoted(seat, v.withdraw(seat), out)
+        super().on_unvote(seat, cmd, out)
 
     def sage_weight(self, seat: int) -> float:
         if seat == self.sage and not self.w("tenkiame"):
