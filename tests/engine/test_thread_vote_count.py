@@ -93,3 +93,17 @@ def test_interview_vampire_day_vote_is_counted():
     count = vote_count(g)
     assert count is not None and names(g, count) == [(target, [voter])]
     assert len(count.not_voted) == len(alive) - 1
+
+
+def test_an_unvote_follows_the_open_vote_s_declaration():
+    """The one on_unvote reads the open vote's rule: where ballots may change the unvote withdraws
+    the standing ballot (and the count drops it); where the first vote stands it changes nothing."""
+    g = day_vote()
+    g.apply(Message("D", "投 A", "thread"))
+    step = g.apply(Message("D", "unvote", "thread"))
+    assert [r.data.get("rule") for r in step.replies] == ["first_vote_stands"] and vote_count(g).votes == 1
+    g.ruleset.vote = Vote(VoteRule("day vote", change="replace"))
+    g.apply(Message("D", "投 A", "thread"))
+    step = g.apply(Message("D", "unvote", "thread"))
+    assert [e.kind for e in step.events] == ["unvote"] and [r.key for r in step.replies] == ["common/unvoted"]
+    assert vote_count(g).votes == 0 and "D" in g.names(vote_count(g).not_voted)
