@@ -8,7 +8,8 @@ its own in-memory forum, with its own SQLite file (serve's default), all judged 
 ``--first`` seasons start together; RSS is measured once they run, then the rest are added to the
 directory (picked up by the scan) and RSS is measured again. CPU per cycle = the process's CPU time
 (user + system, every thread) ÷ the cycles run; deadline lag = from each deadline to its application
-(at least the schedule's grace, here 0.2 s). Prints the figures; asserts nothing.
+(at least the schedule's grace, here 0.2 s). Metrics are not served (no ``--metrics-port``), as in a
+service without one. Prints the figures (docs/runtime.md § Operations keeps the latest); asserts nothing.
 """
 
 from __future__ import annotations
