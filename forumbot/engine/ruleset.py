@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from forumbot.engine import actions as _actions
+from forumbot.engine.actions import Action
 from forumbot.engine.types import Event, Winner
 
 if TYPE_CHECKING:
@@ -67,9 +69,15 @@ class Ruleset:
         raise NotImplementedError
 
     # --- during the game ----------------------------------------------------------------------------
+    #: the player actions, declared once (:mod:`forumbot.engine.actions`): the default
+    #: :meth:`on_command`, :meth:`help_data` and :meth:`pending` are derived from them
+    actions: ClassVar[tuple[Action, ...]] = ()
+
     def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        """A player's command by PM (``seat`` may be dead: the ruleset decides what the dead may do)."""
-        raise NotImplementedError
+        """A player's command by PM (``seat`` may be dead: the ruleset decides what the dead may do).
+        Default: checked against :attr:`actions` and refused, or carried out by the action's handler
+        (:func:`forumbot.engine.actions.act`)."""
+        _actions.act(self, seat, cmd, out)
 
     #: player verbs this ruleset reads from a post in the game thread (e.g. day votes where the
     #: rulebook has them posted); any other command posted in the thread is answered by PM that it
@@ -172,8 +180,14 @@ class Ruleset:
         return {}
 
     def help_data(self, seat: int | None) -> dict[str, Any]:
-        """Which commands ``seat`` may use now (None: someone not in the game)."""
-        return {}
+        """Which commands ``seat`` may use now (None: someone not in the game). Default, from
+        :attr:`actions`: the phase kind and round, and ``verbs``, the help entries of the actions open to
+        ``seat`` now (:func:`forumbot.engine.actions.help_entries`) then ``status`` and ``help``."""
+        if not self.actions:
+            return {}
+        g = self.game
+        return {"phase": g.phase.kind, "round": g.phase.round,
+                "verbs": _actions.help_entries(self, seat) + ["status", "help"]}
 
     def won(self, seat: int) -> bool:
         """Did ``seat`` win the finished game? Default: the faction of the player's (last) role is the
@@ -187,8 +201,9 @@ class Ruleset:
         return faction in g.winner if isinstance(g.winner, (list, tuple)) else faction == g.winner
 
     def pending(self) -> list[int]:
-        """Seats that still have to act in the current phase (for reminders and the organiser)."""
-        return []
+        """Seats that still have to act in the current phase (for reminders and the organiser), in seat
+        order. Default, from :attr:`actions`: :func:`forumbot.engine.actions.pending`."""
+        return _actions.pending(self)
 
     def summary(self) -> dict[str, Any]:
         """Plain data for the replay's JSON: at least ``winner`` and per-seat ``scores`` and

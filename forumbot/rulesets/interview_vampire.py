@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from forumbot.engine.actions import Action, Count, Distinct, Refusal, act, living, not_self
 from forumbot.engine.dawn import DawnReports, NightPlans
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.ruleset import Params, Ruleset, register
@@ -70,6 +71,101 @@ class Record:
     roles: dict[int, str]
 
 
+# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
+def _biter_role(rs: Any, seat: int, cmd: Command) -> Refusal:
+    """A criminal asking to convert is told criminals cannot (rulebook: 犯罪的吸血鬼不能转化)."""
+    role = rs.game.player(seat).role
+    return Refusal("criminal_cannot_convert" if role == CRIMINAL and cmd.verb == CONVERT else "not_your_role",
+                   {"role": role})
+
+
+def _convert_and_suck(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """Nobody is both sucked and converted by the same vampire in one night (either order)."""
+    g = rs.game
+    if cmd.verb == SUCK:
+        converting = rs.plans.targets(seat, CONVERT)
+        if converting and converting[0] in cmd.targets:
+            return Refusal("convert_and_suck", {"target": g.name(converting[0])})
+    elif cmd.targets[0] in rs.plans.targets(seat, SUCK):
+        return Refusal("convert_and_suck", {"target": g.name(cmd.targets[0])})
+    return None
+
+
+def _too_many(rs: Any, seat: int, cmd: Command) -> dict[str, Any]:
+    role = rs.game.player(seat).role
+    return {"count": len(cmd.targets), "most": rs._need(seat), "criminal": role == CRIMINAL,
+            "converting": bool(rs.plans.targets(seat, CONVERT))}
+
+
+def _may_convert_now(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """A conversion needs a record of last night: fed, not converting, and the target among those sucked."""
+    g = rs.game
+    target = cmd.targets[0]
+    last = rs.last_night.get(seat)
+    if last is None or last["round"] != g.phase.round - 1:
+        return Refusal("no_record")
+    if last["converting"]:
+        return Refusal("converted_last_night")
+    if not last["fed"]:
+        return Refusal("not_fed")
+    if target not in last["names"]:
+        return Refusal("not_sucked", {"target": g.name(target), "sucked": g.names(last["names"])})
+    return None
+
+
+def _withdrawable(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """取消转化 needs a standing conversion, and a suck order of at most 2 (the most without one)."""
+    if rs.plans.of(seat, CONVERT) is None:
+        return Refusal("no_conversion")
+    sucks = rs.plans.targets(seat, SUCK)
+    if len(sucks) > 2:
+        return Refusal("too_many_without_conversion", {"sucks": rs.game.names(sucks)})
+    return None
+
+
+def _crime_ballot(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """The criminal vote exists (once a criminal appeared) and the ballot fits the voter's votes."""
+    if rs.crime_vote is None:
+        return Refusal("no_crime_vote")
+    try:
+        rs.crime_vote.spread(seat, cmd.targets)
+    except BallotError:
+        return Refusal("too_many_votes", {"most": int(rs.crime_vote.weight_of(seat))})
+    return None
+
+
+def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    existing = rs.vote.ballot_of(seat)
+    return None if existing is None else Refusal("already_voted", {"target": rs.game.name(existing.choices[0])})
+
+
+def _is_criminal(rs: Any, seat: int) -> bool:
+    return bool(rs.game.player(seat).role == CRIMINAL)
+
+
+ACTIONS = (
+    Action("suck", (SUCK,), "_suck", phases=("night",), roles=BITERS, role_reason=_biter_role,
+           targets=(Count(1, None), living(), Distinct("repeat_target"), not_self("suck_self"), _convert_and_suck,
+                    Count(1, lambda rs, seat: rs._need(seat), "too_many", _too_many)),
+           help=lambda rs, seat: "suck_criminal" if _is_criminal(rs, seat) else "suck",
+           owes=lambda rs, seat: rs.plans.of(seat, SUCK) is None),
+    Action("convert", (CONVERT,), "_convert", phases=("night",), roles=(VAMPIRE,), role_reason=_biter_role,
+           form=lambda cmd: cmd.number != 0,
+           targets=(Count(1, None), living(), Count(1, 1), not_self("convert_self")),
+           checks=(_may_convert_now, _convert_and_suck)),
+    Action("convert_withdraw", (CONVERT,), "_withdraw_convert", phases=("night",), roles=(VAMPIRE,),
+           role_reason=_biter_role, form=lambda cmd: cmd.number == 0, checks=(_withdrawable,), help=lambda rs, seat: None),
+    # the judge of 夜访吸血鬼 checks the phase first: a human's night vote is "not your role", a day one "wrong phase"
+    Action("crime_vote", ("vote",), "_crime_vote", phases=("night",), roles=BITERS, order=("phase", "role", "alive", "who"),
+           targets=(Count(1, None), living()), checks=(_crime_ballot,),
+           help=lambda rs, seat: None if rs.crime_vote is None else
+           "crime_vote_criminal" if _is_criminal(rs, seat) else "crime_vote"),
+    Action("vote_thread", ("vote",), "_day_vote", phases=("day",), channel="thread",
+           targets=(Count(1, 1), living()), again="refused", already=_already_voted,
+           owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+)
+
+
 @register
 class InterviewVampire(Ruleset):
     """The interview_vampire ruleset (see the module docstring)."""
@@ -81,6 +177,7 @@ class InterviewVampire(Ruleset):
     default_role = HUMAN
     phase_kinds = ("prologue", "night", "day")
     min_players = 5
+    actions = ACTIONS
 
     def __init__(self, game: Game, params: InterviewVampireParams) -> None:
         super().__init__(game, params)
@@ -149,12 +246,8 @@ class InterviewVampire(Ruleset):
         }
 
     # --- commands ---------------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        handler = {SUCK: self._suck, CONVERT: self._convert, "vote": self._vote_pm}.get(cmd.verb)
-        if handler is None:
-            return self.refuse(seat, cmd, "not_in_game", out)
-        handler(seat, cmd, out)
-
+    # Every check of who may act, when and on whom is declared in ACTIONS (module level, below the class);
+    # the handlers only record what passed.
     thread_verbs = frozenset({"vote"})
 
     def thread_vote(self) -> Vote | None:
@@ -173,49 +266,13 @@ class InterviewVampire(Ruleset):
             if g.phase.kind != "day":
                 self.refuse(seat, cmd, "wrong_phase", out)
             elif not g.vote_command(seat, cmd, out):
-                self._day_vote(seat, cmd, out)
+                act(self, seat, cmd, out, "thread")
         elif g.phase.kind == "day":
             g.thread_error(seat, cmd, out)  # day votes are cast only here: never lost silently
 
-    def _night_checks(self, seat: int, cmd: Command, roles: tuple[str, ...], out: Step) -> bool:
-        g = self.game
-        role = g.player(seat).role
-        if role not in roles:
-            reason = "criminal_cannot_convert" if role == CRIMINAL and cmd.verb == CONVERT else "not_your_role"
-            self.refuse(seat, cmd, reason, out, role=role)
-            return False
-        if not g.player(seat).alive:
-            self.refuse(seat, cmd, "you_are_out", out)
-            return False
-        if g.phase.kind != "night":
-            self.refuse(seat, cmd, "wrong_phase", out)
-            return False
-        if not cmd.targets:
-            self.refuse(seat, cmd, "one_target", out, count=0)
-            return False
-        dead = [t for t in cmd.targets if not g.player(t).alive]
-        if dead:
-            self.refuse(seat, cmd, "dead_target", out, target=g.name(dead[0]))
-            return False
-        return True
-
     def _suck(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._night_checks(seat, cmd, BITERS, out):
-            return
         targets = cmd.targets
-        if len(set(targets)) != len(targets):
-            return self.refuse(seat, cmd, "repeat_target", out)
-        if seat in targets:
-            return self.refuse(seat, cmd, "suck_self", out)
-        converting = self.plans.targets(seat, CONVERT)
-        if converting and converting[0] in targets:
-            return self.refuse(seat, cmd, "convert_and_suck", out, target=g.name(converting[0]))
-        role = g.player(seat).role
-        most = 1 if role == CRIMINAL else (3 if converting else 2)
-        if len(targets) > most:
-            return self.refuse(seat, cmd, "too_many", out, count=len(targets), most=most, criminal=role == CRIMINAL,
-                                converting=bool(converting))
         previous = self.plans.set(seat, SUCK, targets)
         out.events.append(Event("suck_plan", {"seat": seat, "targets": list(targets), "round": g.phase.round}))
         g.reply(seat, "interview_vampire/suck_recorded", out, round=g.phase.round, targets=g.names(targets),
@@ -223,34 +280,15 @@ class InterviewVampire(Ruleset):
                 read_as=g.read_as(cmd))
 
     def _need(self, seat: int) -> int:
-        """Successful sucks ``seat`` needs tonight to be fed."""
+        """Successful sucks ``seat`` needs tonight to be fed (also the most he may name)."""
         if self.game.player(seat).role == CRIMINAL:
             return 1
         return 3 if self.plans.of(seat, CONVERT) else 2
 
     def _convert(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if cmd.number == 0:
-            return self._withdraw_convert(seat, cmd, out)
-        if not self._night_checks(seat, cmd, (VAMPIRE,), out):
-            return
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if target == seat:
-            return self.refuse(seat, cmd, "convert_self", out)
-        last = self.last_night.get(seat)
-        if last is None or last["round"] != g.phase.round - 1:
-            return self.refuse(seat, cmd, "no_record", out)
-        if last["converting"]:
-            return self.refuse(seat, cmd, "converted_last_night", out)
-        if not last["fed"]:
-            return self.refuse(seat, cmd, "not_fed", out)
-        if target not in last["names"]:
-            return self.refuse(seat, cmd, "not_sucked", out, target=g.name(target), sucked=g.names(last["names"]))
         sucks = self.plans.targets(seat, SUCK)
-        if target in sucks:
-            return self.refuse(seat, cmd, "convert_and_suck", out, target=g.name(target))
         previous = self.plans.set(seat, CONVERT, (target,))
         out.events.append(Event("convert_plan", {"seat": seat, "target": target, "round": g.phase.round}))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(target),
@@ -259,41 +297,20 @@ class InterviewVampire(Ruleset):
 
     def _withdraw_convert(self, seat: int, cmd: Command, out: Step) -> None:
         """取消转化: the standing conversion is withdrawn (README ruling 2026-12); his need goes back to 2
-        and his sucks may kill again. Refused while his suck order names 3 (the most without one)."""
+        and his sucks may kill again."""
         g = self.game
-        role = g.player(seat).role
-        if role != VAMPIRE:
-            reason = "criminal_cannot_convert" if role == CRIMINAL else "not_your_role"
-            return self.refuse(seat, cmd, reason, out, role=role)
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if g.phase.kind != "night":
-            return self.refuse(seat, cmd, "wrong_phase", out)
         plan = self.plans.of(seat, CONVERT)
-        if plan is None:
-            return self.refuse(seat, cmd, "no_conversion", out)
+        assert plan is not None
         sucks = self.plans.targets(seat, SUCK)
-        if len(sucks) > 2:
-            return self.refuse(seat, cmd, "too_many_without_conversion", out, sucks=g.names(sucks))
         self.plans.drop(seat, CONVERT)
         out.events.append(Event("convert_withdrawn", {"seat": seat, "target": plan.targets[0], "round": g.phase.round}))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(plan.targets[0]),
                 withdrawn=True, replaced=None, sucks=g.names(sucks), read_as=[])
 
-    def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
+    def _crime_vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if g.phase.kind == "day":
-            return self.refuse(seat, cmd, "vote_in_thread", out)
-        if g.phase.kind != "night":
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if not self._night_checks(seat, cmd, BITERS, out):
-            return
-        if self.crime_vote is None:
-            return self.refuse(seat, cmd, "no_crime_vote", out)
-        try:
-            ballot = self.crime_vote.cast(seat, cmd.targets)
-        except BallotError:
-            return self.refuse(seat, cmd, "too_many_votes", out, most=int(self.crime_vote.weight_of(seat)))
+        assert self.crime_vote is not None
+        ballot = self.crime_vote.cast(seat, cmd.targets)
         assert ballot is not None  # a later criminal-vote ballot replaces the earlier one
         out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.shares),
                                                  "round": g.phase.round}))
@@ -303,14 +320,7 @@ class InterviewVampire(Ruleset):
 
     def _day_vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if not g.player(target).alive:
-            return self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
-        existing = self.vote.ballot_of(seat)
-        if existing is not None:
-            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         self.vote.cast(seat, (target,))
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choice": target}))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=False, round=g.phase.round,
@@ -641,30 +651,6 @@ class InterviewVampire(Ruleset):
             day_ballot = self.vote.ballot_of(seat)
             data["vote"] = g.name(day_ballot.choices[0]) if day_ballot else None
         return data
-
-    def help_data(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        kind = g.phase.kind
-        verbs: list[str] = []
-        alive = seat is not None and g.player(seat).alive
-        role = g.player(seat).role if seat is not None else None
-        if alive and kind == "night" and role in BITERS:
-            verbs.append("suck_criminal" if role == CRIMINAL else "suck")
-            if role == VAMPIRE:
-                verbs.append("convert")
-            if self.crime_vote is not None:
-                verbs.append("crime_vote_criminal" if role == CRIMINAL else "crime_vote")
-        if alive and kind == "day":
-            verbs.append("vote_thread")
-        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
-
-    def pending(self) -> list[int]:
-        g = self.game
-        if g.phase.kind == "night":
-            return [s for s in self.biters() if self.plans.of(s, SUCK) is None]
-        if g.phase.kind == "day":
-            return [s for s in g.alive() if self.vote.ballot_of(s) is None]
-        return []
 
     def summary(self) -> dict[str, Any]:
         return {"winner": self.game.winner, "camps": self.camps, "reasons": self.reasons,

@@ -1,0 +1,321 @@
+"""Actions as data: each ruleset declares once who may do what, when, to whom (issue #11).
+
+A ruleset lists its player actions in ``Ruleset.actions`` (a tuple of :class:`Action`). From that one
+declaration the engine
+
+- checks every player command and refuses it through :meth:`Ruleset.refuse
+  <forumbot.engine.ruleset.Ruleset.refuse>` (the uniform ``rejected`` event and reply) before the ruleset's
+  handler runs (:func:`act`);
+- answers ``help`` (:func:`help_entries`: the entries of the actions open to the player now);
+- lists who still has to act (:func:`pending`: reminders, ``forumbot status``);
+- offers the simulator the legal actions (:func:`open_actions`, :func:`legal_targets`).
+
+The checks run in one order, the same for every ruleset (:data:`ORDER`): the channel (a vote cast in the
+thread is refused by PM while it is open), then the *gate* — the actor's role, whether he is alive, a
+predicate on the actor (``who``: "he is the killer", "his successor is due"), the phase kind and a
+predicate on the phase (``when``: "a clue poll is open") —, then the ``targets`` rules in the order
+declared (how many, alive, other than himself, distinct, the ruleset's own per-target rules), then the
+second-order rule (``again``), then the ruleset's own checks (``checks``, e.g. 夜访吸血鬼's conversion rules).
+An action may declare another gate order (:attr:`Action.order`) where its rulebook's judge checks in another
+order; the ruleset modules say which do and why.
+
+Each check returns None (passes) or a :class:`Refusal` (a ``reason`` id its ``<ruleset>/rejected``
+template explains, and the data the reply shows). Nothing here changes the game's state: a check only
+reads it, so the simulator may ask "would this be accepted?" freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from forumbot.language.types import Command
+
+if TYPE_CHECKING:
+    from forumbot.engine.ruleset import Ruleset
+    from forumbot.engine.types import Step
+
+Channel = Literal["pm", "thread"]
+#: the steps of the gate, in the engine's order (an :class:`Action` may declare another order)
+GateStep = Literal["role", "alive", "who", "phase"]
+ORDER: tuple[GateStep, ...] = ("role", "alive", "who", "phase")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a command is refused: ``reason`` (snake_case id of the ``<ruleset>/rejected`` template) and
+    the ``data`` its reply shows besides the verb, reason, phase and round."""
+
+    reason: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+#: a check of a whole command: (ruleset, seat, command) -> a refusal, or None when it passes
+Check = Callable[[Any, int, Command], "Refusal | None"]
+#: a predicate on the actor: (ruleset, seat) -> bool
+SeatTest = Callable[[Any, int], bool]
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many targets: at least ``least``, at most ``most`` (None: no bound; a function of
+    (ruleset, seat) where it depends on the state: a vampire converting tonight may suck 3). Refused as
+    ``reason`` with ``{"count": n}``, or the data ``data(ruleset, seat, command)`` gives."""
+
+    least: int = 1
+    most: int | Callable[[Any, int], int] | None = 1
+    reason: str = "one_target"
+    data: Check | Callable[[Any, int, Command], dict[str, Any]] | None = None
+
+    def bound(self, rs: Any, seat: int) -> int | None:
+        """The most targets ``seat`` may name now (None: no bound)."""
+        return self.most(rs, seat) if callable(self.most) else self.most
+
+    def __call__(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        n, most = len(cmd.targets), self.bound(rs, seat)
+        if n >= self.least and (most is None or n <= most):
+            return None
+        return Refusal(self.reason, self.data(rs, seat, cmd) if self.data else {"count": n})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Each:
+    """Every target must pass ``test(ruleset, seat, target)``; else refused as ``reason`` with the data
+    ``data(ruleset, seat, bad targets in order)`` gives (default none). The simulator offers only the
+    seats that pass (:func:`legal_targets`)."""
+
+    test: Callable[[Any, int, int], bool]
+    reason: str
+    data: Callable[[Any, int, list[int]], dict[str, Any]] | None = None
+
+    def __call__(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        bad = [t for t in cmd.targets if not self.test(rs, seat, t)]
+        if not bad:
+            return None
+        return Refusal(self.reason, self.data(rs, seat, bad) if self.data else {})
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """No target named twice; else refused as ``reason`` with ``data(ruleset, seat, command)``."""
+
+    reason: str = "repeat_target"
+    data: Callable[[Any, int, Command], dict[str, Any]] | None = None
+
+    def __call__(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        if len(set(cmd.targets)) == len(cmd.targets):
+            return None
+        return Refusal(self.reason, self.data(rs, seat, cmd) if self.data else {})
+
+
+def living(reason: str = "dead_target", shape: Literal["target", "targets"] = "target") -> Each:
+    """Every target is alive. The reply names the first dead target (``target``) or all of them
+    (``targets``: a list), as the ruleset's ``rejected`` template reads it."""
+    if shape == "target":
+        return Each(lambda rs, seat, t: rs.game.player(t).alive, reason,
+                    lambda rs, seat, bad: {"target": rs.game.name(bad[0])})
+    return Each(lambda rs, seat, t: rs.game.player(t).alive, reason,
+                lambda rs, seat, bad: {"targets": rs.game.names(bad)})
+
+
+def not_self(reason: str) -> Each:
+    """The actor does not name himself."""
+    return Each(lambda rs, seat, t: t != seat, reason)
+
+
+def _not_your_role(rs: Any, seat: int, cmd: Command) -> Refusal:
+    return Refusal("not_your_role", {"role": rs.game.player(seat).role})
+
+
+@dataclass(frozen=True)
+class Action:
+    """One player action of a ruleset, declared once.
+
+    - ``key``: the help entry it is shown as (and the simulator's option key); ``help`` may instead give
+      it from the state (``help(ruleset, seat)``; None hides it: an action the help does not list).
+    - ``verbs``: the command verbs (as :mod:`forumbot.language` reads them) it takes; the first is the
+      one the simulator sends. ``form(command)``: which commands of those verbs it takes (``取消转化``
+      is ``convert`` with number 0).
+    - ``handler``: the name of the ruleset method ``(seat, command, out)`` that carries it out once every
+      check has passed.
+    - who: ``roles`` (None: every role; refused as ``role_reason(ruleset, seat, command)``, default
+      ``not_your_role`` with the role), ``alive`` (True: the living only, refused ``you_are_out``;
+      False: the dead only; None: either), ``who(ruleset, seat)`` (refused as ``who_reason``).
+    - when: ``phases`` (phase kinds; None: any), ``when(ruleset)`` (a state of the phase: "a clue poll
+      is open"); both refused as ``phase_reason``.
+    - ``channel``: "pm" or "thread" (or a function of the ruleset: a season parameter); a PM command
+      for an action cast in the thread while it is open is refused as ``thread_reason``.
+    - ``targets``: the target rules in order (:class:`Count`, :class:`Each`, :class:`Distinct`, or any
+      :data:`Check`).
+    - ``again``: what a second order in the phase does: "replaces" (the last stands: the handler
+      says what it replaced) or "refused" (the first stands: ``already(ruleset, seat, command)`` gives the
+      refusal).
+    - ``checks``: the ruleset's own checks, after all the above.
+    - ``owes(ruleset, seat)``: for an action the player is reminded of, whether he (open to it now)
+      has not yet acted; None: nobody is reminded of it.
+    - ``order``: the gate's order (default :data:`ORDER`).
+    """
+
+    key: str
+    verbs: tuple[str, ...]
+    handler: str
+    phases: tuple[str, ...] | None = None
+    roles: tuple[str, ...] | None = None
+    role_reason: Check = _not_your_role
+    alive: bool | None = True
+    who: SeatTest | None = None
+    who_reason: str = "not_your_role"
+    when: Callable[[Any], bool] | None = None
+    phase_reason: str = "wrong_phase"
+    channel: Channel | Callable[[Any], Channel] = "pm"
+    thread_reason: str = "vote_in_thread"
+    form: Callable[[Command], bool] | None = None
+    targets: tuple[Check, ...] = ()
+    again: Literal["replaces", "refused"] = "replaces"
+    already: Check | None = None
+    checks: tuple[Check, ...] = ()
+    help: Callable[[Any, int], str | None] | None = None
+    owes: SeatTest | None = None
+    order: tuple[GateStep, ...] = ORDER
+
+    # --- reading the declaration ---------------------------------------------------------------------
+    def channel_now(self, rs: Any) -> Channel:
+        """Where this action is sent in this season."""
+        return self.channel(rs) if callable(self.channel) else self.channel
+
+    def takes(self, cmd: Command) -> bool:
+        """Whether ``cmd`` is a command of this action (its verb and form)."""
+        return cmd.verb in self.verbs and (self.form is None or self.form(cmd))
+
+    def in_phase(self, rs: Any) -> bool:
+        """Whether the current phase is one this action is taken in."""
+        return (self.phases is None or rs.game.phase.kind in self.phases) and (self.when is None or self.when(rs))
+
+    def gate_step(self, step: GateStep, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        """One step of the gate for ``seat``."""
+        g = rs.game
+        if step == "role":
+            if self.roles is not None and g.player(seat).role not in self.roles:
+                return self.role_reason(rs, seat, cmd)
+        elif step == "alive":
+            if self.alive is not None and g.player(seat).alive != self.alive:
+                return Refusal("you_are_out" if self.alive else "not_dead")
+        elif step == "who":
+            if self.who is not None and not self.who(rs, seat):
+                return Refusal(self.who_reason)
+        elif not self.in_phase(rs):
+            return Refusal(self.phase_reason)
+        return None
+
+    def gate(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        """The first refusal of the gate (role, alive, who, phase in :attr:`order`), or None."""
+        for step in self.order:
+            refusal = self.gate_step(step, rs, seat, cmd)
+            if refusal is not None:
+                return refusal
+        return None
+
+    def rules(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        """The first refusal of the target rules, the second-order rule and the ruleset's own checks."""
+        for check in self.targets:
+            refusal = check(rs, seat, cmd)
+            if refusal is not None:
+                return refusal
+        return self.after_targets(rs, seat, cmd)
+
+    def after_targets(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        """The first refusal of the second-order rule and the ruleset's own checks."""
+        if self.again == "refused" and self.already is not None:
+            refusal = self.already(rs, seat, cmd)
+            if refusal is not None:
+                return refusal
+        for check in self.checks:
+            refusal = check(rs, seat, cmd)
+            if refusal is not None:
+                return refusal
+        return None
+
+    def is_open(self, rs: Any, seat: int) -> bool:
+        """Whether ``seat`` may take this action now (its gate passes), whatever he names."""
+        return self.gate(rs, seat, Command(self.verbs[0])) is None
+
+    def entry(self, rs: Any, seat: int) -> str | None:
+        """The help entry shown for this action to ``seat`` (None: not shown)."""
+        return self.help(rs, seat) if self.help is not None else self.key
+
+
+# --- the engine's one check ----------------------------------------------------------------------------
+def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tuple[Action | None, Refusal | None]:
+    """The action ``cmd`` from ``seat`` (sent by ``channel``) is taken as, and the refusal, if any.
+
+    Order: no action takes the verb -> ``not_in_game``; sent by PM while an action taking it is cast in
+    the thread in this phase -> that action's ``thread_reason``; else the first action (in declaration
+    order) open to ``seat`` on ``channel`` is judged, or, when none is, the first action taking the verb,
+    whose gate then says why not. Pure: reads the state, changes nothing."""
+    actions = [a for a in rs.actions if a.takes(cmd)]
+    if not actions:
+        return None, Refusal("not_in_game")
+    if channel == "pm":
+        for a in actions:
+            if a.channel_now(rs) == "thread" and a.in_phase(rs):
+                return a, Refusal(a.thread_reason)
+    chosen = next((a for a in actions if a.channel_now(rs) == channel and a.gate(rs, seat, cmd) is None), actions[0])
+    refusal = chosen.gate(rs, seat, cmd) or chosen.rules(rs, seat, cmd)
+    return chosen, refusal
+
+
+def act(rs: Ruleset, seat: int, cmd: Command, out: Step, channel: Channel = "pm") -> None:
+    """Check ``cmd`` from ``seat`` against the ruleset's declared actions (:func:`judge`): refuse it
+    (:meth:`Ruleset.refuse`) or call the action's handler. The one place a player command is checked."""
+    action, refusal = judge(rs, seat, cmd, channel)
+    if refusal is not None:
+        rs.refuse(seat, cmd, refusal.reason, out, **refusal.data)
+        return
+    assert action is not None
+    getattr(rs, action.handler)(seat, cmd, out)
+
+
+def open_actions(rs: Ruleset, seat: int) -> list[Action]:
+    """The actions open to ``seat`` now, in declaration order."""
+    return [a for a in rs.actions if a.is_open(rs, seat)]
+
+
+def help_entries(rs: Ruleset, seat: int | None) -> list[str]:
+    """The help entries of the actions open to ``seat`` now (None: not a player), in declaration order."""
+    if seat is None:
+        return []
+    entries: list[str] = []
+    for a in open_actions(rs, seat):
+        entry = a.entry(rs, seat)
+        if entry is not None and entry not in entries:
+            entries.append(entry)
+    return entries
+
+
+def pending(rs: Ruleset) -> list[int]:
+    """Seats (in seat order) open to an action they are reminded of and have not taken yet."""
+    due = {p.seat for p in rs.game.players for a in rs.actions
+           if a.owes is not None and a.is_open(rs, p.seat) and a.owes(rs, p.seat)}
+    return sorted(due)
+
+
+def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) -> tuple[list[int], int, int | None]:
+    """For the simulator: the seats among ``seats`` that ``seat`` may name in ``action`` now (each passes
+    every rule but the counts when named alone), and the least and most he may name (most None: no
+    bound)."""
+    least, most = 0, None
+    rules = []
+    for rule in action.targets:
+        if isinstance(rule, Count):
+            least = max(least, rule.least)
+            bound = rule.bound(rs, seat)
+            most = bound if most is None else (most if bound is None else min(most, bound))
+        else:
+            rules.append(rule)
+    ok = []
+    for t in seats:
+        cmd = Command(action.verbs[0], (t,))
+        if all(r(rs, seat, cmd) is None for r in rules) and action.after_targets(rs, seat, cmd) is None:
+            ok.append(t)
+    return ok, least, most
