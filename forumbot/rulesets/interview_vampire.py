@@ -73,7 +73,7 @@ class Record:
 
 # --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
 def _biter_role(rs: Any, seat: int, cmd: Command) -> Refusal:
-    """A criminal asking to convert is told criminals cannot (rulebook: 犯罪的吸血鬼不能转化)."""
+    """A criminal asking to convert is told that criminals do not convert; anyone else, that it is not his role."""
     role = rs.game.player(seat).role
     return Refusal("criminal_cannot_convert" if role == CRIMINAL and cmd.verb == CONVERT else "not_your_role",
                    {"role": role})

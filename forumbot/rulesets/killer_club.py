@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from forumbot.engine.actions import Action, Count, Each, Refusal, act, living, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions, tell
@@ -107,6 +108,76 @@ class KillerClubParams(Params):
     series: SeriesParams = Field(default_factory=SeriesParams, description="the series this game belongs to")
 
 
+# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
+def _target(reason: str, test: Any, **extra: Any) -> Each:
+    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
+    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
+
+
+def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """One check a night per team (police; helper): the second is told the first's answer."""
+    g = rs.game
+    role = g.player(seat).role
+    done = rs.night.once(f"check:{role}")
+    if done is None:
+        return None
+    return Refusal("already_checked", {
+        "target": g.name(done.target), "by": g.name(done.actor),
+        "is_killer": g.player(done.target).role == KILLER if role == POLICE or rs.helper_waiting is None else None})
+
+
+def _already_asked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    done = rs.night.once("ask")
+    if done is None:
+        return None
+    return Refusal("already_asked", {"target": rs.game.name(done.target), "is_police": rs.game.player(done.target).role == POLICE})
+
+
+def _ask_before_save(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """The nurse may not ask once she has saved someone tonight."""
+    return Refusal("ask_after_save") if rs.night.of(NURSE) is not None else None
+
+
+def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    existing = rs.vote.ballot_of(seat)
+    if existing is None or rs.vote.allow_change:
+        return None
+    return Refusal("already_voted", {"target": rs.game.name(existing.choices[0])})
+
+
+_HEAD = (Count(1, 1), living())
+
+ACTIONS = (
+    Action("kill", ("kill",), "_kill", phases=("night",), roles=(KILLER,),
+           targets=(*_HEAD, _target("repeat_kill", lambda rs, seat, t: not rs.night.repeats(KILLER, t)),
+                    _target("series_victim", lambda rs, seat, t: not (rs.game.phase.round == 1 and rs.banned == rs.game.name(t)),
+                            limit=lambda rs: rs.params.series.limit)),
+           owes=lambda rs, seat: rs.night.of(KILLER) is None),
+    Action("check", ("check",), "_check", phases=("night",), roles=(POLICE, HELPER),
+           targets=(*_HEAD, not_self("check_self"),  # police know each other (role PM)
+                    _target("check_teammate", lambda rs, seat, t: not (rs.game.player(seat).role == POLICE == rs.game.player(t).role))),
+           again="refused", already=_already_checked,
+           owes=lambda rs, seat: rs.game.player(seat).role == POLICE and rs.night.once("check:police") is None),
+    Action("ask", ("ask",), "_ask", phases=("night",), roles=(NURSE,), targets=(*_HEAD, not_self("ask_self")),
+           again="refused", already=_already_asked, checks=(_ask_before_save,)),
+    Action("save", ("save",), "_save", phases=("night",), roles=(NURSE,),
+           targets=(*_HEAD, _target("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
+           owes=lambda rs, seat: rs.night.of(NURSE) is None),
+    Action("vote", ("vote",), "_vote", phases=("vote", "runoff"),
+           channel=lambda rs: "thread" if rs.params.vote_in_thread else "pm",
+           targets=(*_HEAD, _target("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
+                                    candidates=lambda rs: rs.game.names(rs.vote.candidates or ()))),
+           again="refused", already=_already_voted,
+           help=lambda rs, seat: "vote_thread" if rs.params.vote_in_thread else "vote",
+           owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+    # the night victim names one of the tied (a dead player's action); ``kill X`` or ``vote X``
+    Action("choose", ("kill", "vote"), "_choose", phases=("choice",), alive=None, who=lambda rs, seat: seat == rs.choice_by,
+           targets=(Count(1, 1), _target("not_candidate", lambda rs, seat, t: t in rs.choice_among and rs.game.player(t).alive,
+                                         candidates=lambda rs: rs.game.names(rs.choice_among))),
+           again="replaces", owes=lambda rs, seat: rs.choice is None),
+)
+
+
 @register
 class KillerClub(Ruleset):
     """The killer_club ruleset (see the module docstring)."""
@@ -118,6 +189,7 @@ class KillerClub(Ruleset):
     default_role = CIVILIAN
     phase_kinds = ("prologue", "night", "vote", "runoff", "choice")
     min_players = 6
+    actions = ACTIONS
 
     def __init__(self, game: Game, params: KillerClubParams) -> None:
         super().__init__(game, params)
@@ -197,15 +269,8 @@ class KillerClub(Ruleset):
         }
 
     # --- commands ---------------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if g.phase.kind == "choice" and seat == self.choice_by and cmd.verb in ("kill", "vote"):
-            return self._choose(seat, cmd, out)
-        handler = {"kill": self._kill, "check": self._check, "ask": self._ask, "save": self._save, "vote": self._vote_pm}.get(cmd.verb)
-        if handler is None:
-            return self.refuse(seat, cmd, "not_in_game", out)
-        handler(seat, cmd, out)
-
+    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
+    # the handlers only carry out what passed.
     def reads_in_thread(self, verb: str) -> bool:
         """With ``vote_in_thread`` a vote posted in the thread counts; every other command goes by PM."""
         return verb == "vote" and self.params.vote_in_thread
@@ -228,42 +293,15 @@ class KillerClub(Ruleset):
         cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
         g.thread_error(seat, cmd, out)
         if isinstance(cmd, Command) and not g.vote_command(seat, cmd, out):
-            self._vote(seat, cmd, out)
+            act(self, seat, cmd, out, "thread")
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook: only the first N players to die."""
         return self.first.allowed(seat)
 
-    def _night_target(self, seat: int, cmd: Command, roles: tuple[str, ...], out: Step) -> int | None:
-        """The checks every night action shares: role, alive, night, one living target."""
-        g = self.game
-        if g.player(seat).role not in roles:
-            self.refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
-            return None
-        if not g.player(seat).alive:
-            self.refuse(seat, cmd, "you_are_out", out)
-            return None
-        if g.phase.kind != "night":
-            self.refuse(seat, cmd, "wrong_phase", out)
-            return None
-        if len(cmd.targets) != 1:
-            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
-            return None
-        target = cmd.targets[0]
-        if not g.player(target).alive:
-            self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
-            return None
-        return target
-
     def _kill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._night_target(seat, cmd, (KILLER,), out)
-        if target is None:
-            return
-        if self.night.repeats(KILLER, target):
-            return self.refuse(seat, cmd, "repeat_kill", out, target=g.name(target))
-        if g.phase.round == 1 and self.banned == g.name(target):
-            return self.refuse(seat, cmd, "series_victim", out, target=g.name(target), limit=self.params.series.limit)
+        target = cmd.targets[0]
         previous = self.night.of(KILLER)
         mates = [s for s in self.team(KILLER) if s != seat and g.player(s).alive]
         g.reply(
@@ -277,21 +315,9 @@ class KillerClub(Ruleset):
 
     def _check(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._night_target(seat, cmd, (POLICE, HELPER), out)
-        if target is None:
-            return
+        target = cmd.targets[0]
         role = g.player(seat).role
-        if target == seat:
-            return self.refuse(seat, cmd, "check_self", out)
-        if role == POLICE and g.player(target).role == POLICE:
-            return self.refuse(seat, cmd, "check_teammate", out, target=g.name(target))
         key = f"check:{role}"
-        done = self.night.once(key)
-        if done is not None:
-            return self.refuse(
-                seat, cmd, "already_checked", out, target=g.name(done.target), by=g.name(done.actor),
-                is_killer=g.player(done.target).role == KILLER if role == POLICE or self.helper_waiting is None else None,
-            )
         order = Order(seat, "check", target)
         self.night.use(key, order)
         self._tonight[key] = order
@@ -323,17 +349,7 @@ class KillerClub(Ruleset):
 
     def _ask(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._night_target(seat, cmd, (NURSE,), out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "ask_self", out)
-        done = self.night.once("ask")
-        if done is not None:
-            return self.refuse(seat, cmd, "already_asked", out, target=g.name(done.target),
-                                is_police=g.player(done.target).role == POLICE)
-        if self.night.of(NURSE) is not None:
-            return self.refuse(seat, cmd, "ask_after_save", out)
+        target = cmd.targets[0]
         order = Order(seat, "ask", target)
         self.night.use("ask", order)
         self._tonight["ask"] = order
@@ -343,38 +359,15 @@ class KillerClub(Ruleset):
 
     def _save(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._night_target(seat, cmd, (NURSE,), out)
-        if target is None:
-            return
-        if self.night.repeats(NURSE, target):
-            return self.refuse(seat, cmd, "repeat_save", out, target=g.name(target))
+        target = cmd.targets[0]
         previous = self.night.order(g, NURSE, [seat], Order(seat, "save", target), out, "killer_club/order_relayed")
         g.reply(seat, "killer_club/save_recorded", out, target=g.name(target), myself=target == seat,
                 replaced=g.name(previous.target) if previous and previous.target != target else None, round=g.phase.round,
                 read_as=g.read_as(cmd))
 
-    def _vote_pm(self, seat: int, cmd: Command, out: Step) -> None:
-        if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
-            return self.refuse(seat, cmd, "vote_in_thread", out)
-        self._vote(seat, cmd, out)
-
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if g.phase.kind not in ("vote", "runoff"):
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if not g.player(target).alive:
-            return self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
-        if not self.vote.eligible(target):
-            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
-                                candidates=g.names(self.vote.candidates or ()))
-        existing = self.vote.ballot_of(seat)
-        if existing is not None and not self.vote.allow_change:
-            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
         self.vote.cast(seat, (target,))
         out.events.append(Event("ballot", {"round": g.phase.round, "number": self.vote.number, "voter": seat, "choice": target}))
         g.reply(seat, "killer_club/vote_recorded", out, round=g.phase.round, number=self.vote.number,
@@ -382,11 +375,7 @@ class KillerClub(Ruleset):
 
     def _choose(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if target not in self.choice_among or not g.player(target).alive:
-            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target), candidates=g.names(self.choice_among))
         previous, self.choice = self.choice, target
         out.events.append(Event("victim_choice", {"seat": seat, "chosen": target}))
         g.reply(seat, "killer_club/choice_recorded", out, target=g.name(target),
@@ -592,38 +581,6 @@ class KillerClub(Ruleset):
         if kind == "choice" and seat == self.choice_by:
             data.update(choice_due=True, choice=g.name(self.choice) if self.choice else None)
         return data
-
-    def help_data(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        kind = g.phase.kind
-        verbs: list[str] = []
-        role = g.player(seat).role if seat is not None else None
-        alive = seat is not None and g.player(seat).alive
-        if alive and kind == "night" and role is not None:
-            verbs += NIGHT_VERBS[role]
-        if alive and kind in ("vote", "runoff"):
-            verbs.append("vote_thread" if self.params.vote_in_thread else "vote")
-        if kind == "choice" and seat is not None and seat == self.choice_by:
-            verbs.append("choose")
-        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
-
-    def pending(self) -> list[int]:
-        g = self.game
-        kind = g.phase.kind
-        if kind == "night":
-            due: list[int] = []
-            if self.night.of(KILLER) is None:
-                due += g.living(KILLER)
-            if self.night.once("check:police") is None:
-                due += g.living(POLICE)
-            if self.night.of(NURSE) is None:
-                due += g.living(NURSE)
-            return sorted(due)
-        if kind in ("vote", "runoff"):
-            return [s for s in g.alive() if self.vote.ballot_of(s) is None]
-        if kind == "choice" and self.choice_by is not None and self.choice is None:
-            return [self.choice_by]
-        return []
 
     def summary(self) -> dict[str, Any]:
         g = self.game
