@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from forumbot.engine.actions import Action, Count, Distinct, Each, Refusal, living, not_self
 from forumbot.engine.game import Game
 from forumbot.engine.orders import Order, TeamOrders
 from forumbot.engine.ruleset import Params, Ruleset, register
@@ -104,6 +105,46 @@ class _State:
     final_survival: dict[int, float] = field(default_factory=dict)
 
 
+# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
+def _named(rs: Any, seat: int, bad: list[int]) -> dict[str, Any]:
+    return {"targets": rs.game.names(bad)}
+
+
+def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """The first ballot stands: a second is refused."""
+    existing = rs.vote.ballot_of(seat)
+    return None if existing is None else Refusal("already_voted", {"ballot": rs.game.names(existing.choices),
+                                                                  "void": existing.void})
+
+
+def _clue_option(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    number = cmd.number if cmd.number is not None else -1
+    if number != 0 and number not in rs.s.clue_options:
+        return Refusal("clue_option", {"number": number, "options": rs.s.clue_options})
+    return None
+
+
+ACTIONS = (
+    # the dead are told they are out before the phase, in any phase
+    Action("vote", ("vote",), "_vote", phases=("vote",),
+           targets=(Count(1, lambda rs, seat: len(rs.params.points), "vote_count"),
+                    Distinct("vote_duplicate", lambda rs, seat, cmd: {"targets": rs.game.names(cmd.targets)}),
+                    living(shape="targets")),
+           again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+    Action("kill", ("kill",), "_kill", phases=("kill",), who=lambda rs, seat: seat == rs.killer,
+           targets=(Count(1, 1, "kill_count"), not_self("kill_self"), living(shape="targets")),
+           owes=lambda rs, seat: rs.orders.of(KILLER) is None),
+    # a voted-out killer (out of the game) names his successor in the poll window
+    Action("successor", ("successor",), "_successor", phases=("poll",), alive=None,
+           who=lambda rs, seat: rs.s.successor_pending == seat, who_reason="no_successor_due",
+           targets=(Count(1, 1, "successor_count"),
+                    Each(lambda rs, seat, t: rs.game.player(t).alive and t != seat, "dead_target", _named)),
+           owes=lambda rs, seat: True),
+    Action("clue", ("clue",), "_clue", phases=("poll",), when=lambda rs: bool(rs.s.clue_options),
+           phase_reason="no_clue_poll", checks=(_clue_option,), owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None),
+)
+
+
 @register
 class Sunlight(Ruleset):
     """The sunlight ruleset (see the module docstring)."""
@@ -115,6 +156,7 @@ class Sunlight(Ruleset):
     default_role = GOOD
     phase_kinds = ("prologue", "vote", "poll", "kill")
     min_players = 4
+    actions = ACTIONS
 
     def __init__(self, game: Game, params: SunlightParams) -> None:
         super().__init__(game, params)
@@ -151,18 +193,8 @@ class Sunlight(Ruleset):
         return {"name": g.name(seat), "role": g.player(seat).role, "seat": seat, "players": [p.name for p in g.players]}
 
     # --- commands ---------------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        handler = {
-            "vote": self._vote,
-            "kill": self._kill,
-            "successor": self._successor,
-            "clue": self._clue,
-        }.get(cmd.verb)
-        if handler is None:
-            self.refuse(seat, cmd, "not_in_game", out)
-            return
-        handler(seat, cmd, out)
-
+    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
+    # the handlers only record what passed.
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
         """Commands go by private message (a command posted in the thread is answered by the
         engine's shared rule, :meth:`Game.apply`). A dead player's post follows the last-words rule
@@ -173,23 +205,9 @@ class Sunlight(Ruleset):
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not g.player(seat).alive:  # before the phase: the dead are told they are out, in any phase
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if g.phase.kind != "vote":
-            return self.refuse(seat, cmd, "wrong_phase", out)
         targets = list(cmd.targets)
-        if not 1 <= len(targets) <= len(self.params.points):
-            return self.refuse(seat, cmd, "vote_count", out, count=len(targets))
-        if len(set(targets)) != len(targets):
-            return self.refuse(seat, cmd, "vote_duplicate", out, targets=g.names(targets))
-        dead = [t for t in targets if not g.player(t).alive]
-        if dead:
-            return self.refuse(seat, cmd, "dead_target", out, targets=g.names(dead))
-        existing = self.vote.ballot_of(seat)
-        if existing is not None:
-            return self.refuse(seat, cmd, "already_voted", out, ballot=g.names(existing.choices), void=existing.void)
         ballot = self.vote.cast(seat, targets)
-        assert ballot is not None  # he has no standing ballot (checked above)
+        assert ballot is not None  # he has no standing ballot (the first stands: checked before)
         void = ballot.void  # a self-vote
         out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
         key = "sunlight/vote_self" if void else "sunlight/vote_recorded"
@@ -198,19 +216,7 @@ class Sunlight(Ruleset):
 
     def _kill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if seat != self.killer:
-            return self.refuse(seat, cmd, "not_your_role", out)
-        if g.phase.kind != "kill":
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "kill_count", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if target == seat:
-            return self.refuse(seat, cmd, "kill_self", out)
-        if not g.player(target).alive:
-            return self.refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
         previous = self.orders.give(KILLER, Order(seat, "kill", target))
         out.events.append(Event("kill_order", {"round": g.phase.round, "killer": seat, "target": target}))
         g.reply(
@@ -220,25 +226,13 @@ class Sunlight(Ruleset):
 
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if self.s.successor_pending != seat:
-            return self.refuse(seat, cmd, "no_successor_due", out)
-        if len(cmd.targets) != 1:
-            return self.refuse(seat, cmd, "successor_count", out, count=len(cmd.targets))
         target = cmd.targets[0]
-        if not g.player(target).alive or target == seat:
-            return self.refuse(seat, cmd, "dead_target", out, targets=[g.name(target)])
         g.reply(seat, "sunlight/successor_recorded", out, successor=g.name(target), read_as=g.read_as(cmd))
         self._make_successor(target, "named", out)
 
     def _clue(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if g.phase.kind != "poll" or not self.s.clue_options:
-            return self.refuse(seat, cmd, "no_clue_poll", out)
         number = cmd.number if cmd.number is not None else -1
-        if number != 0 and number not in self.s.clue_options:
-            return self.refuse(seat, cmd, "clue_option", out, number=number, options=self.s.clue_options)
         before = self.s.clue_poll.ballot_of(seat)
         previous = before.choices[0] if before else None
         self.s.clue_poll.cast(seat, (number,), weight=1)  # whole votes: the counts are published as integers
@@ -546,33 +540,7 @@ class Sunlight(Ruleset):
         }
 
     def help_data(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        verbs: list[str] = []
-        kind = g.phase.kind
-        alive = seat is not None and g.player(seat).alive
-        if alive and kind == "vote":
-            verbs.append("vote")
-        if alive and kind == "kill" and seat == self.killer:
-            verbs.append("kill")
-        if kind == "poll" and seat is not None and self.s.successor_pending == seat:
-            verbs.append("successor")
-        if alive and kind == "poll" and self.s.clue_options:
-            verbs.append("clue")
-        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"], "clue_options": self.s.clue_options}
-
-    def pending(self) -> list[int]:
-        g, s = self.game, self.s
-        kind = g.phase.kind
-        if kind == "vote":
-            return [seat for seat in g.alive() if self.vote.ballot_of(seat) is None]
-        if kind == "kill":
-            return [] if self.orders.of(KILLER) or not g.player(self.killer).alive else [self.killer]
-        if kind == "poll":
-            due = [s.successor_pending] if s.successor_pending is not None else []
-            if s.clue_options:
-                due += [seat for seat in g.alive() if s.clue_poll.ballot_of(seat) is None]
-            return due
-        return []
+        return {**super().help_data(seat), "clue_options": self.s.clue_options}
 
     def summary(self) -> dict[str, Any]:
         return {
