@@ -55,6 +55,8 @@ class Refusal:
 Check = Callable[[Any, int, Command], "Refusal | None"]
 #: a predicate on the actor: (ruleset, seat) -> bool
 SeatTest = Callable[[Any, int], bool]
+#: a number that depends on the actor: (ruleset, seat) -> int
+SeatCount = Callable[[Any, int], int]
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,10 @@ class Action:
     - ``owes(ruleset, seat)``: for an action the player is reminded of, whether he (open to it now)
       has not yet acted; None: nobody is reminded of it.
     - ``order``: the gate's order (default :data:`ORDER`).
+    - for the simulator (:func:`legal_targets`): ``offers_self`` (whether a player is offered himself
+      as a target: false where the rules allow it but no player means it, a void ballot), ``offer_most``
+      (the most names offered where no :class:`Count` bounds them: a ballot bounded by the voter's
+      votes), ``numbers(ruleset)`` (the numbers the command takes: a clue poll's options).
     """
 
     key: str
@@ -178,6 +184,9 @@ class Action:
     help: Callable[[Any, int], str | None] | None = None
     owes: SeatTest | None = None
     order: tuple[GateStep, ...] = ORDER
+    offers_self: bool = False
+    offer_most: SeatCount | None = None
+    numbers: Callable[[Any], tuple[int, ...]] | None = None
 
     # --- reading the declaration ---------------------------------------------------------------------
     def channel_now(self, rs: Any) -> Channel:
@@ -300,10 +309,10 @@ def pending(rs: Ruleset) -> list[int]:
     return sorted(due)
 
 
-def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) -> tuple[list[int], int, int | None]:
-    """For the simulator: the seats among ``seats`` that ``seat`` may name in ``action`` now (each passes
-    every rule but the counts when named alone), and the least and most he may name (most None: no
-    bound)."""
+def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) -> tuple[list[int], int, int]:
+    """For the simulator: the seats among ``seats`` that ``seat`` may be offered in ``action`` now (each
+    passes every rule but the counts when named alone; himself only where :attr:`Action.offers_self`),
+    and the least and most he may name (0, 0: an action without targets)."""
     least, most = 0, None
     rules = []
     for rule in action.targets:
@@ -313,8 +322,14 @@ def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) 
             most = bound if most is None else (most if bound is None else min(most, bound))
         else:
             rules.append(rule)
+    if most is None:
+        most = action.offer_most(rs, seat) if action.offer_most is not None else (len(seats) if least else 0)
+    if not most:
+        return [], 0, 0
     ok = []
     for t in seats:
+        if t == seat and not action.offers_self:
+            continue
         cmd = Command(action.verbs[0], (t,))
         if all(r(rs, seat, cmd) is None for r in rules) and action.after_targets(rs, seat, cmd) is None:
             ok.append(t)

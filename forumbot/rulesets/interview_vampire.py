@@ -158,6 +158,7 @@ ACTIONS = (
     # the judge of 夜访吸血鬼 checks the phase first: a human's night vote is "not your role", a day one "wrong phase"
     Action("crime_vote", ("vote",), "_crime_vote", phases=("night",), roles=BITERS, order=("phase", "role", "alive", "who"),
            targets=(Count(1, None), living()), checks=(_crime_ballot,),
+           offer_most=lambda rs, seat: int(rs.crime_vote.weight_of(seat)),
            help=lambda rs, seat: None if rs.crime_vote is None else
            "crime_vote_criminal" if _is_criminal(rs, seat) else "crime_vote"),
     Action("vote_thread", ("vote",), "_day_vote", phases=("day",), channel="thread",

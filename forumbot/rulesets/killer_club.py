@@ -162,7 +162,7 @@ ACTIONS = (
            again="refused", already=_already_asked, checks=(_ask_before_save,)),
     Action("save", ("save",), "_save", phases=("night",), roles=(NURSE,),
            targets=(*_HEAD, _target("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
-           owes=lambda rs, seat: rs.night.of(NURSE) is None),
+           owes=lambda rs, seat: rs.night.of(NURSE) is None, offers_self=True),
     Action("vote", ("vote",), "_vote", phases=("vote", "runoff"),
            channel=lambda rs: "thread" if rs.params.vote_in_thread else "pm",
            targets=(*_HEAD, _target("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),

@@ -141,7 +141,8 @@ ACTIONS = (
                     Each(lambda rs, seat, t: rs.game.player(t).alive and t != seat, "dead_target", _named)),
            owes=lambda rs, seat: True),
     Action("clue", ("clue",), "_clue", phases=("poll",), when=lambda rs: bool(rs.s.clue_options),
-           phase_reason="no_clue_poll", checks=(_clue_option,), owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None),
+           phase_reason="no_clue_poll", checks=(_clue_option,), owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None,
+           numbers=lambda rs: (0, *rs.s.clue_options)),
 )
 
 

@@ -1,12 +1,13 @@
 """What a player may do now, as data: :class:`Option` (a verb with the seats it may name) and
 :class:`Action` (one command, ready to be sent as a player would type it).
 
-:func:`legal_actions` is built on what every ruleset already tells its players: ``help_data(seat)["verbs"]``
-is the list the ``help`` reply shows ("who may act now, with what verbs"). Each help entry is mapped to a
+:func:`legal_actions` comes from the ruleset's declared actions (``Ruleset.actions``,
+:mod:`forumbot.engine.actions`) where it has them: the actions open to the player now, each with the seats
+the engine's own checks accept (:func:`forumbot.engine.actions.legal_targets`). For a ruleset that does not
+declare its actions yet it is built on what the ruleset tells its players: ``help_data(seat)["verbs"]`` is the
+list the ``help`` reply shows ("who may act now, with what verbs"). Each help entry is mapped to a
 command verb, a channel and a target rule (:data:`HELP_ENTRIES`); a small per-ruleset adapter
-(:data:`ADAPTERS`) narrows the targets where the rulebook does (a vampire converts one of last night's
-victims, a witch saves the victim she was told of). When rulesets publish their actions as data (issue
-#11), this module is what that replaces.
+(:data:`ADAPTERS`) narrows the targets where the rulebook does (a witch saves the victim she was told of).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
+
+from forumbot.engine.actions import legal_targets, open_actions
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -145,6 +148,8 @@ def legal_actions(game: Game, seat: int) -> list[Option]:
     (:data:`ADAPTERS`). Empty when the player has nothing to do. The options are what the rules allow
     by the judge's record; the ruleset still checks every command (a refused one is answered and
     changes nothing)."""
+    if game.ruleset.actions:
+        return _declared(game, seat)
     help_data = game.ruleset.help_data(seat)
     options = _generic(game, seat, help_data)
     adapter = ADAPTERS.get(game.ruleset.id)
@@ -153,24 +158,25 @@ def legal_actions(game: Game, seat: int) -> list[Option]:
     return [o for o in options if o.most == 0 or len(o.targets) >= max(o.least, 1)]
 
 
+def _declared(game: Game, seat: int) -> list[Option]:
+    """The options of a ruleset that declares its actions: every action open to ``seat`` with a help
+    entry, the targets its checks accept."""
+    rs = game.ruleset
+    seats = [p.seat for p in game.players]
+    options = []
+    for a in open_actions(rs, seat):
+        key = a.entry(rs, seat)
+        if key is None:
+            continue
+        targets, least, most = legal_targets(rs, seat, a, seats)
+        numbers = a.numbers(rs) if a.numbers is not None else ()
+        option = Option(key, a.verbs[0], a.channel_now(rs), tuple(targets), least, most, numbers)
+        if most == 0 or len(targets) >= max(least, 1):
+            options.append(option)
+    return options
+
+
 # --- per-ruleset adapters ----------------------------------------------------------------------------
-def _interview_vampire(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
-    iv: Any = game.ruleset
-    out = []
-    for o in options:
-        if o.key == "convert":
-            last = iv.last_night.get(seat)
-            if not (last and last["round"] == game.phase.round - 1 and last["fed"] and not last["converting"]):
-                continue
-            sucks = iv.plans.targets(seat, "suck")
-            o = replace(o, targets=tuple(t for t in last["names"] if game.player(t).alive and t not in sucks))
-        elif o.key == "suck" and iv.plans.of(seat, "convert") is not None:
-            converting = iv.plans.targets(seat, "convert")
-            o = replace(o, most=3, targets=tuple(t for t in o.targets if t not in converting))
-        out.append(o)
-    return out
-
-
 def _narrow(o: Option, allowed: tuple[int, ...] | None) -> Option:
     return o if allowed is None else replace(o, targets=tuple(t for t in o.targets if t in allowed))
 
@@ -178,25 +184,6 @@ def _narrow(o: Option, allowed: tuple[int, ...] | None) -> Option:
 def _runoff(o: Option, vote: Any) -> Option:
     """A vote option among the run-off's candidates (None: everyone)."""
     return _narrow(o, getattr(vote, "candidates", None)) if o.key in ("vote", "vote_thread") else o
-
-
-def _killer_club(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
-    kc: Any = game.ruleset
-    role = game.player(seat).role
-    out = []
-    for o in options:
-        if o.key == "check":
-            if kc.night.once(f"check:{role}") is not None:
-                continue  # his team has checked tonight
-            if role == "police":  # police know each other (role PM)
-                o = replace(o, targets=tuple(t for t in o.targets if game.player(t).role != "police"))
-        elif o.key == "choose":
-            o = _narrow(o, tuple(kc.choice_among))
-        elif o.key in ("kill", "save"):  # not the same player two nights running
-            team = "killer" if o.key == "kill" else "nurse"
-            o = replace(o, targets=tuple(t for t in o.targets if not kc.night.repeats(team, t)))
-        out.append(_runoff(o, kc.vote))
-    return out
 
 
 def _vampire_village(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
@@ -241,15 +228,5 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
     return out
 
 
-def _sunlight(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
-    # a ballot names up to as many players as the vote has point values (ranked: first gets the most)
-    points = len(getattr(game.ruleset.params, "points", (1,)))
-    return [replace(o, most=points) if o.key == "vote" else o for o in options]
-
-
 #: ruleset id -> adapter(game, seat, generic options, help data) -> options
-ADAPTERS: dict[str, Adapter] = {
-    "sunlight": _sunlight,
-    "interview_vampire": _interview_vampire, "killer_club": _killer_club, "vampire_village": _vampire_village,
-    "human_kill": _human_kill,
-}
+ADAPTERS: dict[str, Adapter] = {"vampire_village": _vampire_village, "human_kill": _human_kill}
