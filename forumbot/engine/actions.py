@@ -143,9 +143,10 @@ class Action:
       check has passed.
     - who: ``roles`` (None: every role; refused as ``role_reason(ruleset, seat, command)``, default
       ``not_your_role`` with the role), ``alive`` (True: the living only, refused ``you_are_out``;
-      False: the dead only; None: either), ``who(ruleset, seat)`` (refused as ``who_reason``).
+      False: the dead only; None: either), ``who(ruleset, seat)`` (refused as ``who_reason`` with
+      ``who_data``).
     - when: ``phases`` (phase kinds; None: any), ``when(ruleset)`` (a state of the phase: "a clue poll
-      is open"); both refused as ``phase_reason``.
+      is open"); both refused as ``phase_reason`` with ``phase_data``.
     - ``channel``: "pm" or "thread" (or a function of the ruleset: a season parameter); a PM command
       for an action cast in the thread while it is open is refused as ``thread_reason``.
     - ``targets``: the target rules in order (:class:`Count`, :class:`Each`, :class:`Distinct`, or any
@@ -172,8 +173,10 @@ class Action:
     alive: bool | None = True
     who: SeatTest | None = None
     who_reason: str = "not_your_role"
+    who_data: dict[str, Any] = field(default_factory=dict)
     when: Callable[[Any], bool] | None = None
     phase_reason: str = "wrong_phase"
+    phase_data: dict[str, Any] = field(default_factory=dict)
     channel: Channel | Callable[[Any], Channel] = "pm"
     thread_reason: str = "vote_in_thread"
     form: Callable[[Command], bool] | None = None
@@ -212,9 +215,9 @@ class Action:
                 return Refusal("you_are_out" if self.alive else "not_dead")
         elif step == "who":
             if self.who is not None and not self.who(rs, seat):
-                return Refusal(self.who_reason)
+                return Refusal(self.who_reason, dict(self.who_data))
         elif not self.in_phase(rs):
-            return Refusal(self.phase_reason)
+            return Refusal(self.phase_reason, dict(self.phase_data))
         return None
 
     def gate(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from forumbot.engine.actions import Action, Check, Count, Distinct, Each, GateStep, Refusal, living, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.links import Links
 from forumbot.engine.night import NightActions, tell
@@ -97,6 +98,134 @@ class VampireVillageParams(Params):
     will_phases: int = Field(1, ge=0, description="phases after a death in which the last words may be posted")
 
 
+# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
+#: the judge of 吸血鬼村莊 checks the phase before the power (a lost power is told only in its phase)
+_GATE: tuple[GateStep, ...] = ("role", "alive", "phase", "who")
+
+
+def _has_power(rs: Any, seat: int) -> bool:
+    """The elder's death by the village's hand takes the villagers' powers away."""
+    return not (rs.role_of(seat) in POWER_ROLES and rs.powers_lost)
+
+
+def _name_target(reason: str, test: Any, **extra: Any) -> Each:
+    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
+    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
+
+
+#: lovers never vote for nor target each other
+_NOT_LOVER = _name_target("lover", lambda rs, seat, t: not rs.links.linked(seat, t))
+_ONE_LIVING = (Count(1, 1), living())
+
+
+def _night(key: str, verbs: tuple[str, ...], handler: str, role: str, phase: str = "night", **kw: Any) -> Action:
+    """A night action of ``role``: role, alive, phase (named in the refusal), power."""
+    return Action(key, verbs, handler, phases=(phase,), roles=(role,), phase_data={"expected": phase}, who=_has_power,
+                  who_reason="powers_lost", order=_GATE, **kw)
+
+
+def _window(key: str, verbs: tuple[str, ...], handler: str, kind: str, **kw: Any) -> Action:
+    """The action of a death window (the hunter's shot, the sheriff's successor): the window's player, dead or alive."""
+    return Action(key, verbs, handler, phases=(kind,), alive=None, phase_data={"expected": kind},
+                  who=lambda rs, seat: rs.windows.current is not None and rs.windows.current.seat == seat,
+                  who_reason="not_your_window", who_data={"expected": kind}, order=_GATE,
+                  owes=lambda rs, seat: rs.window_choice is None and (kind == "successor" or rs._may_shoot(rs.windows.current)),
+                  **kw)
+
+
+def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    done = rs.night.once("check")
+    return None if done is None else Refusal("already_checked", {"target": rs.game.name(done.target),
+                                                                  "role": rs.role_of(done.target)})
+
+
+def _order_taken(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """With ``team_order`` "first" the vampires' first order stands."""
+    previous = rs.night.of(VAMPIRE)
+    if previous is None or rs.params.team_order != "first":
+        return None
+    return Refusal("order_taken", {"target": rs.game.name(previous.target), "by": rs.game.name(previous.actor)})
+
+
+def _may_selfkill(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """Not on night 1, one self-kill a night, never the last vampire."""
+    g = rs.game
+    if g.phase.round == 1:
+        return Refusal("selfkill_first_night")
+    if rs.selfkill is not None:
+        return Refusal("selfkill_taken", {"by": g.name(rs.selfkill)})
+    if len(g.living(VAMPIRE)) < 2:
+        return Refusal("selfkill_last")
+    return None
+
+
+def _potion(kind: str) -> Check:
+    def check(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+        return None if rs.potions.has(kind) else Refusal("no_potion", {"potion": kind})
+    return check
+
+
+def _charm_targets(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """One or two players (a name written twice counts once), neither the piper nor a dead player."""
+    g = rs.game
+    targets = tuple(dict.fromkeys(cmd.targets))
+    if not 1 <= len(targets) <= 2:
+        return Refusal("charm_count", {"count": len(targets)})
+    for t in targets:
+        if t == seat:
+            return Refusal("charm_self")
+        if not g.player(t).alive:
+            return Refusal("dead_target", {"target": g.name(t)})
+    return None
+
+
+def _shot_power(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return Refusal("powers_lost") if rs.powers_lost else None
+
+
+def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    existing = rs.vote.ballot_of(seat)
+    return None if existing is None else Refusal("already_voted", {"target": rs.game.name(existing.choices[0])})
+
+
+def _witch_owes(rs: Any, seat: int) -> bool:
+    return rs.night.of(WITCH) is None and rs.potions.any()
+
+
+ACTIONS = (
+    _night("link", ("link",), "_link", CUPID, "cupid",
+           targets=(Count(2, 2, "two_targets"), Distinct("same_twice", lambda rs, seat, cmd: {"target": rs.game.name(cmd.targets[0])}),
+                    living()),
+           owes=lambda rs, seat: rs.link_choice is None, offers_self=True),
+    _night("kill", ("kill",), "_kill", VAMPIRE, targets=(*_ONE_LIVING, not_self("kill_self"), _NOT_LOVER),
+           checks=(_order_taken,), owes=lambda rs, seat: rs.night.of(VAMPIRE) is None),
+    _night("selfkill", ("selfkill",), "_selfkill", VAMPIRE, checks=(_may_selfkill,),
+           help=lambda rs, seat: None if rs.game.phase.round == 1 else "selfkill"),
+    _night("check", ("check",), "_check", SEER, targets=(*_ONE_LIVING, not_self("check_self")),
+           again="refused", already=_already_checked, owes=lambda rs, seat: rs.night.once("check") is None),
+    _night("guard", ("guard",), "_guard", GUARD,
+           targets=(*_ONE_LIVING, _name_target("repeat_guard", lambda rs, seat, t: not rs.night.repeats(GUARD, t))),
+           owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
+    _night("charm", ("charm",), "_charm", PIPER, targets=(_charm_targets,), owes=lambda rs, seat: not rs.charm_choice,
+           offer_most=lambda rs, seat: 2),
+    _night("save", ("save",), "_save", WITCH, "witch",
+           targets=(_potion("save"), *_ONE_LIVING,
+                    _name_target("not_victim", lambda rs, seat, t: t == rs.witch_told,
+                                 victim=lambda rs: rs.game.name(rs.witch_told) if rs.witch_told else None)),
+           help=lambda rs, seat: "save" if rs.potions.has("save") else None, owes=_witch_owes, offers_self=True),
+    _night("poison", ("poison",), "_poison", WITCH, "witch", targets=(_potion("poison"), *_ONE_LIVING, _NOT_LOVER),
+           help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, owes=_witch_owes),
+    Action("vote", ("vote",), "_vote", phases=("election", "vote", "runoff"), phase_data={"expected": "vote"}, order=_GATE,
+           targets=(*_ONE_LIVING, _name_target("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
+                                               candidates=lambda rs: rs.game.names(rs.vote.candidates or ())), _NOT_LOVER),
+           again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+    _window("shoot", ("shoot", "take"), "_shoot", "shot",
+            targets=(_shot_power, *_ONE_LIVING, not_self("target_self"), _NOT_LOVER),
+            help=lambda rs, seat: "shoot" if rs._may_shoot(rs.windows.current) else None),
+    _window("successor", ("successor",), "_successor", "successor", targets=(*_ONE_LIVING, not_self("target_self"))),
+)
+
+
 @register
 class VampireVillage(Ruleset):
     """The vampire_village ruleset (see the module docstring)."""
@@ -110,6 +239,7 @@ class VampireVillage(Ruleset):
     #: the death windows do not use up the last-words window (the dead speak when the others do)
     will_skips = ("shot", "successor")
     min_players = 4
+    actions = ACTIONS
 
     def __init__(self, game: Game, params: VampireVillageParams) -> None:
         super().__init__(game, params)
@@ -202,55 +332,11 @@ class VampireVillage(Ruleset):
         return self.game.names(self.links.partners(seat))
 
     # --- commands ---------------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        handler = {
-            "link": self._link, "guard": self._guard, "check": self._check, "kill": self._kill,
-            "selfkill": self._selfkill, "save": self._save, "poison": self._poison, "charm": self._charm,
-            "shoot": self._shoot, "take": self._shoot, "successor": self._successor, "vote": self._vote,
-        }.get(cmd.verb)
-        if handler is None:
-            return self.refuse(seat, cmd, "not_in_game", out)
-        handler(seat, cmd, out)
-
+    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
+    # the handlers only record what passed.
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook."""
         return self.params.last_words
-
-    def _acting(self, seat: int, cmd: Command, roles: tuple[str, ...], phase: str, out: Step) -> bool:
-        """The checks every night action shares: role, alive, phase, power."""
-        g = self.game
-        role = self.role_of(seat)
-        if role not in roles:
-            self.refuse(seat, cmd, "not_your_role", out, role=role)
-            return False
-        if not g.player(seat).alive:
-            self.refuse(seat, cmd, "you_are_out", out)
-            return False
-        if g.phase.kind != phase:
-            self.refuse(seat, cmd, "wrong_phase", out, expected=phase)
-            return False
-        if role in POWER_ROLES and self.powers_lost:
-            self.refuse(seat, cmd, "powers_lost", out)
-            return False
-        return True
-
-    def _one_living(self, seat: int, cmd: Command, out: Step) -> int | None:
-        g = self.game
-        if len(cmd.targets) != 1:
-            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
-            return None
-        target = cmd.targets[0]
-        if not g.player(target).alive:
-            self.refuse(seat, cmd, "dead_target", out, target=g.name(target))
-            return None
-        return target
-
-    def _lovers_forbid(self, seat: int, target: int, cmd: Command, out: Step) -> bool:
-        """Lovers may never vote for or target each other: True (and a reply) when ``cmd`` would."""
-        if self.links.linked(seat, target):
-            self.refuse(seat, cmd, "lover", out, target=self.game.name(target))
-            return True
-        return False
 
     def _recorded(self, seat: int, cmd: Command, out: Step, verb: str, targets: list[int], replaced: list[int] | None = None,
                   **data: Any) -> None:
@@ -259,46 +345,21 @@ class VampireVillage(Ruleset):
                 replaced=g.names(replaced) if replaced else None, read_as=g.read_as(cmd), **data)
 
     def _link(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if not self._acting(seat, cmd, (CUPID,), "cupid", out):
-            return
-        if len(cmd.targets) != 2:
-            return self.refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
         a, b = cmd.targets
-        if a == b:
-            return self.refuse(seat, cmd, "same_twice", out, target=g.name(a))
-        for t in (a, b):
-            if not g.player(t).alive:
-                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         previous, self.link_choice = self.link_choice, (a, b)
         out.events.append(Event("link_order", {"seat": seat, "targets": [a, b]}))
         self._recorded(seat, cmd, out, "link", [a, b], list(previous) if previous and set(previous) != {a, b} else None)
 
     def _guard(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._acting(seat, cmd, (GUARD,), "night", out):
-            return
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return
-        if self.night.repeats(GUARD, target):
-            return self.refuse(seat, cmd, "repeat_guard", out, target=g.name(target))
+        target = cmd.targets[0]
         previous = self.night.order(g, GUARD, [seat], Order(seat, "guard", target), out, "vampire_village/relayed")
         self._recorded(seat, cmd, out, "guard", [target], [previous.target] if previous and previous.target != target else None,
                        myself=target == seat)
 
     def _check(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._acting(seat, cmd, (SEER,), "night", out):
-            return
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "check_self", out)
-        done = self.night.once("check")
-        if done is not None:
-            return self.refuse(seat, cmd, "already_checked", out, target=g.name(done.target), role=self.role_of(done.target))
+        target = cmd.targets[0]
         self.night.use("check", Order(seat, "check", target))
         self._tonight["check"] = target
         out.events.append(Event("check", {"seat": seat, "target": target, "round": g.phase.round}))
@@ -307,18 +368,8 @@ class VampireVillage(Ruleset):
 
     def _kill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._acting(seat, cmd, (VAMPIRE,), "night", out):
-            return
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "kill_self", out)
-        if self._lovers_forbid(seat, target, cmd, out):
-            return
+        target = cmd.targets[0]
         previous = self.night.of(VAMPIRE)
-        if previous is not None and self.params.team_order == "first":
-            return self.refuse(seat, cmd, "order_taken", out, target=g.name(previous.target), by=g.name(previous.actor))
         mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
         self.night.order(g, VAMPIRE, self.team(VAMPIRE), Order(seat, "kill", target), out, "vampire_village/relayed",
                          round=g.phase.round)
@@ -327,14 +378,6 @@ class VampireVillage(Ruleset):
 
     def _selfkill(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._acting(seat, cmd, (VAMPIRE,), "night", out):
-            return
-        if g.phase.round == 1:
-            return self.refuse(seat, cmd, "selfkill_first_night", out)
-        if self.selfkill is not None:
-            return self.refuse(seat, cmd, "selfkill_taken", out, by=g.name(self.selfkill))
-        if len(g.living(VAMPIRE)) < 2:
-            return self.refuse(seat, cmd, "selfkill_last", out)
         self.selfkill = seat
         mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
         out.events.append(Event("selfkill_order", {"seat": seat, "round": g.phase.round}))
@@ -350,77 +393,28 @@ class VampireVillage(Ruleset):
                        myself=target == seat)
 
     def _save(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if not self._acting(seat, cmd, (WITCH,), "witch", out):
-            return
-        if not self.potions.has("save"):
-            return self.refuse(seat, cmd, "no_potion", out, potion="save")
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return
-        if target != self.witch_told:
-            return self.refuse(seat, cmd, "not_victim", out, target=g.name(target),
-                                victim=g.name(self.witch_told) if self.witch_told else None)
-        self._witch_order(seat, cmd, "save", target, out)
+        self._witch_order(seat, cmd, "save", cmd.targets[0], out)
 
     def _poison(self, seat: int, cmd: Command, out: Step) -> None:
-        if not self._acting(seat, cmd, (WITCH,), "witch", out):
-            return
-        if not self.potions.has("poison"):
-            return self.refuse(seat, cmd, "no_potion", out, potion="poison")
-        target = self._one_living(seat, cmd, out)
-        if target is None or self._lovers_forbid(seat, target, cmd, out):
-            return
-        self._witch_order(seat, cmd, "poison", target, out)
+        self._witch_order(seat, cmd, "poison", cmd.targets[0], out)
 
     def _charm(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if not self._acting(seat, cmd, (PIPER,), "night", out):
-            return
         targets = tuple(dict.fromkeys(cmd.targets))
-        if not 1 <= len(targets) <= 2:
-            return self.refuse(seat, cmd, "charm_count", out, count=len(targets))
-        for t in targets:
-            if t == seat:
-                return self.refuse(seat, cmd, "charm_self", out)
-            if not g.player(t).alive:
-                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         previous, self.charm_choice = self.charm_choice, targets
         out.events.append(Event("charm_order", {"seat": seat, "targets": list(targets)}))
         self._recorded(seat, cmd, out, "charm", list(targets),
                        list(previous) if previous and set(previous) != set(targets) else None,
                        already=g.names([t for t in targets if t in self.charmed]))
 
-    def _window_target(self, seat: int, cmd: Command, kind: str, out: Step) -> int | None:
-        g = self.game
-        w = self.windows.current
-        if g.phase.kind != kind or w is None or w.seat != seat:
-            self.refuse(seat, cmd, "not_your_window" if g.phase.kind == kind else "wrong_phase", out, expected=kind)
-            return None
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return None
-        if target == seat:
-            self.refuse(seat, cmd, "target_self", out)
-            return None
-        return target
-
     def _shoot(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if g.phase.kind == "shot" and self.windows.current is not None and self.windows.current.seat == seat \
-                and self.powers_lost:
-            return self.refuse(seat, cmd, "powers_lost", out)
-        target = self._window_target(seat, cmd, "shot", out)
-        if target is None or self._lovers_forbid(seat, target, cmd, out):
-            return
+        target = cmd.targets[0]
         previous, self.window_choice = self.window_choice, target
         out.events.append(Event("shot_order", {"seat": seat, "target": target}))
         self._recorded(seat, cmd, out, "shoot", [target], [previous] if previous and previous != target else None)
 
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
-        target = self._window_target(seat, cmd, "successor", out)
-        if target is None:
-            return
+        target = cmd.targets[0]
         previous, self.window_choice = self.window_choice, target
         out.events.append(Event("successor_order", {"seat": seat, "target": target}))
         self._recorded(seat, cmd, out, "successor", [target], [previous] if previous and previous != target else None)
@@ -428,21 +422,7 @@ class VampireVillage(Ruleset):
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         kind = g.phase.kind
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        if kind not in ("election", "vote", "runoff"):
-            return self.refuse(seat, cmd, "wrong_phase", out, expected="vote")
-        target = self._one_living(seat, cmd, out)
-        if target is None:
-            return
-        if not self.vote.eligible(target):
-            return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
-                                candidates=g.names(self.vote.candidates or ()))
-        if self._lovers_forbid(seat, target, cmd, out):
-            return
-        existing = self.vote.ballot_of(seat)
-        if existing is not None:
-            return self.refuse(seat, cmd, "already_voted", out, target=g.name(existing.choices[0]))
+        target = cmd.targets[0]
         weight = 1.0 if kind == "election" else self.sheriff.weight_of(seat)
         self.vote.cast(seat, (target,), weight=weight)
         out.events.append(Event("ballot", {"kind": kind, "round": g.phase.round, "number": self.vote.number, "voter": seat,
@@ -924,53 +904,6 @@ class VampireVillage(Ruleset):
             ballot = self.vote.ballot_of(seat)
             data["vote"] = g.name(ballot.choices[0]) if ballot else None
         return data
-
-    def help_data(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        kind = g.phase.kind
-        verbs: list[str] = []
-        role = self.role_of(seat) if seat is not None else None
-        alive = seat is not None and g.player(seat).alive
-        power = not (role in POWER_ROLES and self.powers_lost)
-        if alive and power and role is not None:
-            if kind == "cupid" and role == CUPID:
-                verbs.append("link")
-            elif kind == "night":
-                verbs += [v for v in NIGHT_VERBS[role] if v not in ("link", "save", "poison")
-                          and not (v == "selfkill" and g.phase.round == 1)]
-            elif kind == "witch" and role == WITCH:
-                verbs += [v for v in ("save", "poison") if self.potions.has(v)]
-        if alive and kind in ("election", "vote", "runoff"):
-            verbs.append("vote")
-        w = self.windows.current
-        if kind in ("shot", "successor") and w is not None and w.seat == seat and (kind == "successor" or self._may_shoot(w)):
-            verbs.append("shoot" if kind == "shot" else "successor")
-        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
-
-    def pending(self) -> list[int]:
-        g = self.game
-        kind = g.phase.kind
-        due: list[int] = []
-        if kind == "cupid" and self.link_choice is None:
-            due += g.living(CUPID)
-        elif kind == "night":
-            if self.night.of(VAMPIRE) is None:
-                due += g.living(VAMPIRE)
-            if not self.powers_lost:
-                if self.night.of(GUARD) is None:
-                    due += g.living(GUARD)
-                if self.night.once("check") is None:
-                    due += g.living(SEER)
-                if not self.charm_choice:
-                    due += g.living(PIPER)
-        elif kind == "witch" and self.night.of(WITCH) is None and not self.powers_lost and self.potions.any():
-            due += g.living(WITCH)
-        elif kind in ("election", "vote", "runoff"):
-            due += [s for s in g.alive() if self.vote.ballot_of(s) is None]
-        elif kind in ("shot", "successor") and (w := self.windows.current) and self.window_choice is None \
-                and (kind == "successor" or self._may_shoot(w)):
-            due.append(w.seat)
-        return sorted(due)
 
     def summary(self) -> dict[str, Any]:
         g = self.game

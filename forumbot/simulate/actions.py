@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from forumbot.engine.actions import legal_targets, open_actions
+from forumbot.language.types import Command
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -170,6 +171,8 @@ def _declared(game: Game, seat: int) -> list[Option]:
             continue
         targets, least, most = legal_targets(rs, seat, a, seats)
         numbers = a.numbers(rs) if a.numbers is not None else ()
+        if most == 0 and a.rules(rs, seat, Command(a.verbs[0], number=numbers[0] if numbers else None)) is not None:
+            continue  # a command without a name the ruleset's own checks refuse now (a second self-kill)
         option = Option(key, a.verbs[0], a.channel_now(rs), tuple(targets), least, most, numbers)
         if most == 0 or len(targets) >= max(least, 1):
             options.append(option)
@@ -184,25 +187,6 @@ def _narrow(o: Option, allowed: tuple[int, ...] | None) -> Option:
 def _runoff(o: Option, vote: Any) -> Option:
     """A vote option among the run-off's candidates (None: everyone)."""
     return _narrow(o, getattr(vote, "candidates", None)) if o.key in ("vote", "vote_thread") else o
-
-
-def _vampire_village(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
-    vv: Any = game.ruleset
-    out = []
-    for o in options:
-        if o.key == "save":
-            o = _narrow(o, (vv.witch_told,) if vv.witch_told else ())
-        elif o.key == "selfkill" and (vv.selfkill is not None or len(game.living("vampire")) < 2):
-            continue
-        elif o.key == "guard":
-            o = replace(o, targets=tuple(t for t in o.targets if not vv.night.repeats("guard", t)))
-        elif o.key == "kill" and vv.params.team_order == "first" and vv.night.of("vampire") is not None:
-            continue  # the vampires' first order stands
-
-        if o.key in ("vote", "kill", "check", "guard", "poison", "shoot", "charm"):  # lovers never target each other
-            o = replace(o, targets=tuple(t for t in o.targets if not vv.links.linked(seat, t)))
-        out.append(_runoff(o, vv.vote))
-    return out
 
 
 def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
@@ -229,4 +213,4 @@ def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[st
 
 
 #: ruleset id -> adapter(game, seat, generic options, help data) -> options
-ADAPTERS: dict[str, Adapter] = {"vampire_village": _vampire_village, "human_kill": _human_kill}
+ADAPTERS: dict[str, Adapter] = {"human_kill": _human_kill}
