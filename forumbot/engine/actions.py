@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 Channel = Literal["pm", "thread"]
 #: the steps of the gate, in the engine's order (an :class:`Action` may declare another order)
-GateStep = Literal["role", "alive", "who", "phase"]
-ORDER: tuple[GateStep, ...] = ("role", "alive", "who", "phase")
+GateStep = Literal["role", "alive", "who", "phase", "extra"]
+ORDER: tuple[GateStep, ...] = ("role", "alive", "who", "phase", "extra")
 
 
 @dataclass(frozen=True)
@@ -157,11 +157,18 @@ class Action:
     - ``checks``: the ruleset's own checks, after all the above.
     - ``owes(ruleset, seat)``: for an action the player is reminded of, whether he (open to it now)
       has not yet acted; None: nobody is reminded of it.
+    - ``gates``: the ruleset's own checks that belong to the gate (they decide whether the action is
+      open to the player at all: shown in his help, reminded), at the ``extra`` step of :attr:`order`.
     - ``order``: the gate's order (default :data:`ORDER`).
+    - ``claims``: when several actions take a verb, what makes a command this action's: "gate" (its
+      whole gate passes: the night victim's choice) or "phase" (the phase is this action's: a vote in
+      a vote phase, whoever sends it); ``primary``: the action whose gate says why not when none claims
+      the command (default: the first declared).
     - for the simulator (:func:`legal_targets`): ``offers_self`` (whether a player is offered himself
       as a target: false where the rules allow it but no player means it, a void ballot), ``offer_most``
       (the most names offered where no :class:`Count` bounds them: a ballot bounded by the voter's
-      votes), ``numbers(ruleset)`` (the numbers the command takes: a clue poll's options).
+      votes), ``numbers(ruleset)`` (the numbers the command takes: a clue poll's options), ``option_key``
+      (the option's key when it is not the help entry: one help line for two verbs).
     """
 
     key: str
@@ -186,7 +193,11 @@ class Action:
     checks: tuple[Check, ...] = ()
     help: Callable[[Any, int], str | None] | None = None
     owes: SeatTest | None = None
+    gates: tuple[Check, ...] = ()
     order: tuple[GateStep, ...] = ORDER
+    claims: Literal["gate", "phase"] = "gate"
+    primary: bool = False
+    option_key: str | None = None
     offers_self: bool = False
     offer_most: SeatCount | None = None
     numbers: Callable[[Any], tuple[int, ...]] | None = None
@@ -216,9 +227,19 @@ class Action:
         elif step == "who":
             if self.who is not None and not self.who(rs, seat):
                 return Refusal(self.who_reason, dict(self.who_data))
-        elif not self.in_phase(rs):
-            return Refusal(self.phase_reason, dict(self.phase_data))
+        elif step == "phase":
+            if not self.in_phase(rs):
+                return Refusal(self.phase_reason, dict(self.phase_data))
+        else:
+            for check in self.gates:
+                refusal = check(rs, seat, cmd)
+                if refusal is not None:
+                    return refusal
         return None
+
+    def claim(self, rs: Any, seat: int, cmd: Command) -> bool:
+        """Whether this action claims ``cmd`` among the actions taking its verb (:attr:`claims`)."""
+        return self.in_phase(rs) if self.claims == "phase" else self.gate(rs, seat, cmd) is None
 
     def gate(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
         """The first refusal of the gate (role, alive, who, phase in :attr:`order`), or None."""
@@ -261,18 +282,20 @@ class Action:
 def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tuple[Action | None, Refusal | None]:
     """The action ``cmd`` from ``seat`` (sent by ``channel``) is taken as, and the refusal, if any.
 
-    Order: no action takes the verb -> ``not_in_game``; sent by PM while an action taking it is cast in
-    the thread in this phase -> that action's ``thread_reason``; else the first action (in declaration
-    order) open to ``seat`` on ``channel`` is judged, or, when none is, the first action taking the verb,
+    Order: no action takes the verb -> the ruleset's :meth:`~forumbot.engine.ruleset.Ruleset.unknown_verb`
+    (``not_in_game``); sent by PM while an action taking it is cast in the thread in this phase -> that
+    action's ``thread_reason``; else the first action (in declaration order) on ``channel`` that claims the
+    command (:meth:`Action.claim`) is judged, or, when none does, the primary action taking the verb,
     whose gate then says why not. Pure: reads the state, changes nothing."""
     actions = [a for a in rs.actions if a.takes(cmd)]
     if not actions:
-        return None, Refusal("not_in_game")
+        return None, rs.unknown_verb(seat, cmd)
     if channel == "pm":
         for a in actions:
             if a.channel_now(rs) == "thread" and a.in_phase(rs):
                 return a, Refusal(a.thread_reason)
-    chosen = next((a for a in actions if a.channel_now(rs) == channel and a.gate(rs, seat, cmd) is None), actions[0])
+    primary = next((a for a in actions if a.primary), actions[0])
+    chosen = next((a for a in actions if a.channel_now(rs) == channel and a.claim(rs, seat, cmd)), primary)
     refusal = chosen.gate(rs, seat, cmd) or chosen.rules(rs, seat, cmd)
     return chosen, refusal
 

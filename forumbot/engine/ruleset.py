@@ -89,6 +89,10 @@ class Ruleset:
         :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
         return verb in self.thread_verbs
 
+    def unknown_verb(self, seat: int, cmd: Command) -> _actions.Refusal:
+        """The refusal of a player command no declared action takes (default ``not_in_game``)."""
+        return _actions.Refusal("not_in_game")
+
     def thread_vote(self) -> Vote | None:
         """The vote now being cast by posts in the game thread, or None (default: votes are not cast
         in the thread). The running vote count (:func:`forumbot.engine.votecount.vote_count`) is

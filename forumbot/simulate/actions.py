@@ -3,18 +3,16 @@
 
 :func:`legal_actions` comes from the ruleset's declared actions (``Ruleset.actions``,
 :mod:`forumbot.engine.actions`) where it has them: the actions open to the player now, each with the seats
-the engine's own checks accept (:func:`forumbot.engine.actions.legal_targets`). For a ruleset that does not
-declare its actions yet it is built on what the ruleset tells its players: ``help_data(seat)["verbs"]`` is the
-list the ``help`` reply shows ("who may act now, with what verbs"). Each help entry is mapped to a
-command verb, a channel and a target rule (:data:`HELP_ENTRIES`); a small per-ruleset adapter
-(:data:`ADAPTERS`) narrows the targets where the rulebook does (a witch saves the victim she was told of).
+the engine's own checks accept (:func:`forumbot.engine.actions.legal_targets`), so the options are what the
+judge accepts, by the same code. For a ruleset that declares none it is built on what the ruleset tells its
+players: ``help_data(seat)["verbs"]``, each help entry mapped to a command verb, a channel and a target rule
+(:data:`HELP_ENTRIES`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from forumbot.engine.actions import legal_targets, open_actions
@@ -119,9 +117,6 @@ HELP_ENTRIES: dict[str, _Entry] = {
 #: help entries that are not actions (``order`` is split into its two directions)
 _NOT_ACTIONS = frozenset({"status", "help"})
 
-Adapter = Callable[["Game", int, list[Option], dict[str, Any]], list[Option]]
-
-
 def _generic(game: Game, seat: int, help_data: dict[str, Any]) -> list[Option]:
     keys_now = [k for k in help_data.get("verbs", ()) if k not in _NOT_ACTIONS]
     if not keys_now:
@@ -144,18 +139,12 @@ def _generic(game: Game, seat: int, help_data: dict[str, Any]) -> list[Option]:
 
 
 def legal_actions(game: Game, seat: int) -> list[Option]:
-    """What the player at ``seat`` may do now in ``game``: the ruleset's help entries
-    (``help_data(seat)["verbs"]``) as :class:`Option` values, narrowed by the ruleset's adapter
-    (:data:`ADAPTERS`). Empty when the player has nothing to do. The options are what the rules allow
-    by the judge's record; the ruleset still checks every command (a refused one is answered and
-    changes nothing)."""
+    """What the player at ``seat`` may do now in ``game``, as :class:`Option` values keyed by help entry:
+    from the ruleset's declared actions (else its help entries). Empty when the player has nothing to do.
+    The ruleset still checks every command (a refused one is answered and changes nothing)."""
     if game.ruleset.actions:
         return _declared(game, seat)
-    help_data = game.ruleset.help_data(seat)
-    options = _generic(game, seat, help_data)
-    adapter = ADAPTERS.get(game.ruleset.id)
-    if adapter is not None and options:
-        options = adapter(game, seat, options, help_data)
+    options = _generic(game, seat, game.ruleset.help_data(seat))
     return [o for o in options if o.most == 0 or len(o.targets) >= max(o.least, 1)]
 
 
@@ -173,44 +162,7 @@ def _declared(game: Game, seat: int) -> list[Option]:
         numbers = a.numbers(rs) if a.numbers is not None else ()
         if most == 0 and a.rules(rs, seat, Command(a.verbs[0], number=numbers[0] if numbers else None)) is not None:
             continue  # a command without a name the ruleset's own checks refuse now (a second self-kill)
-        option = Option(key, a.verbs[0], a.channel_now(rs), tuple(targets), least, most, numbers)
+        option = Option(a.option_key or key, a.verbs[0], a.channel_now(rs), tuple(targets), least, most, numbers)
         if most == 0 or len(targets) >= max(least, 1):
             options.append(option)
     return options
-
-
-# --- per-ruleset adapters ----------------------------------------------------------------------------
-def _narrow(o: Option, allowed: tuple[int, ...] | None) -> Option:
-    return o if allowed is None else replace(o, targets=tuple(t for t in o.targets if t in allowed))
-
-
-def _runoff(o: Option, vote: Any) -> Option:
-    """A vote option among the run-off's candidates (None: everyone)."""
-    return _narrow(o, getattr(vote, "candidates", None)) if o.key in ("vote", "vote_thread") else o
-
-
-def _human_kill(game: Game, seat: int, options: list[Option], help_data: dict[str, Any]) -> list[Option]:
-    hk: Any = game.ruleset
-    kind = game.phase.kind
-    out = []
-    for o in options:
-        if hk.sealed:  # a banished Utsuho is alive but out of play (announced): nobody names her
-            o = replace(o, targets=tuple(t for t in o.targets if t not in hk.sealed))
-        if o.key == "save" and kind == "yukari":
-            o = _narrow(o, (hk.exorcised,) if hk.exorcised and (hk.exorcised != seat or hk.w("baiu")) else ())
-        elif o.key == "disguise" and not hk.w("baiu"):
-            o = replace(o, targets=tuple(t for t in o.targets if t != hk.last_disguise))
-        elif o.key == "vote" and kind in ("sage_vote", "sage_runoff") and hk.election is not None:
-            o = _narrow(o, hk.election.candidates)
-        elif o.key == "vote":
-            o = _runoff(o, hk.vote)
-        elif o.key in ("clockwise", "anticlockwise"):  # the sage starts from one who died this round, or himself
-            o = replace(o, targets=tuple(hk.round_dead or (seat,)))
-        elif o.key == "stand_in" and hk.souten is not None:  # 苍天: in place of one of the dying
-            o = _narrow(o, tuple(d for d, _ in hk.souten["chain"]))
-        out.append(o)
-    return out
-
-
-#: ruleset id -> adapter(game, seat, generic options, help data) -> options
-ADAPTERS: dict[str, Adapter] = {"human_kill": _human_kill}

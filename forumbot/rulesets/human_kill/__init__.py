@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from forumbot.engine.actions import Action, Count, Each, GateStep, Refusal, act, living, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
 from forumbot.engine.ruleset import Params, Ruleset, register
@@ -102,6 +103,203 @@ class HumanKillParams(Params):
     noumu_limit: int = Field(10, ge=1, description="浓雾: the longest post, in characters")
 
 
+# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
+# The judge of 人类杀 answers "you are out" and "you are sealed" before anything else (taking along and
+# naming a successor aside), then the role, then the window: every gate below says so (_PLAYING).
+_PLAYING: tuple[GateStep, ...] = ("alive", "who", "role", "phase", "extra")
+
+
+def _not_sealed(rs: Any, seat: int) -> bool:
+    """A banished Utsuho is alive but out of play (announced)."""
+    return seat not in rs.sealed
+
+
+def _named(reason: str, test: Any, **extra: Any) -> Each:
+    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
+    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
+
+
+def _playing(key: str, verbs: tuple[str, ...], handler: str, **kw: Any) -> Action:
+    """An action of a player in play (alive, not sealed)."""
+    kw.setdefault("order", _PLAYING)
+    return Action(key, verbs, handler, who=_not_sealed, who_reason="sealed", **kw)
+
+
+def _window(key: str, verbs: tuple[str, ...], handler: str, role: str, kind: str, **kw: Any) -> Action:
+    """A role's action in its day window (its holder is reminded whether he has acted or not)."""
+    kw.setdefault("owes", lambda rs, seat: True)
+    return _playing(key, verbs, handler, roles=(role,), phases=(kind,), **kw)
+
+
+_ONE_LIVING = (Count(1, 1), living())
+
+
+def _iku_left(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return Refusal("iku_spent") if rs.iku_spent else None
+
+
+def _yukari_left(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """Each of Yukari's powers works once a game."""
+    return Refusal("used_up", {"what": cmd.verb}) if cmd.verb in rs.yukari_used else None
+
+
+def _not_kaisei(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """快晴: the exorcism target is protected neither by Mamizou's disguise nor by Yukari's save."""
+    return Refusal("kaisei") if rs.w("kaisei") else None
+
+
+def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return None if rs.check_done is None else Refusal("already_checked", {"target": rs.game.name(rs.check_done)})
+
+
+def _dream_targets(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """One or two players (a name written twice counts once), neither Doremy nor a dead player."""
+    g = rs.game
+    targets = tuple(dict.fromkeys(cmd.targets))
+    if not 1 <= len(targets) <= 2:
+        return Refusal("two_targets", {"count": len(cmd.targets)})
+    for t in targets:
+        if t == seat:
+            return Refusal("dream_self")
+        if not g.player(t).alive:
+            return Refusal("dead_target", {"target": g.name(t)})
+    return None
+
+
+def _exorcist(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """The exorcism is the living humans' and Reimu's; Rinnosuke waits until he is the last human."""
+    if rs.exorcism.may_vote(seat):
+        return None
+    role = rs.game.player(seat).role
+    return Refusal("rinnosuke_waits" if role == RINNOSUKE else "not_your_role", {"role": role})
+
+
+def _withdraw_closed(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """Withdrawals close when the vote opens: no ballot is ever dropped for a late withdrawal."""
+    return Refusal("withdraw_closed") if rs.election is not None and rs.game.phase.kind in SAGE_VOTE_KINDS else None
+
+
+def _pleading(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    """In the pleas only the tied may withdraw."""
+    if rs.game.phase.kind == "sage_pleas" and seat not in (rs.election.candidates or ()):
+        return Refusal("not_candidate_self")
+    return None
+
+
+def _already_withdrawn(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    e = rs.election
+    return Refusal("already_withdrawn") if e.candidates is None or seat not in e.candidates else None
+
+
+def _the_sage(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return None if seat == rs.sage else Refusal("not_sage")
+
+
+def _start(rs: Any, seat: int) -> list[int]:
+    """Where the sage may start the speaking order: one who died this round, or himself."""
+    return list(rs.round_dead or [seat])
+
+
+def _dying(rs: Any) -> list[int]:
+    return [d for d, _ in rs.souten["chain"]]
+
+
+def _not_dying(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return Refusal("you_are_dying") if seat in _dying(rs) else None
+
+
+def _vote_of(rs: Any) -> Any:
+    """The vote now open: the banish vote, or the sage's."""
+    return rs.vote if rs.game.phase.kind in VOTE_KINDS else rs.election
+
+
+def _a_voter(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    return None if _vote_of(rs).may_vote(seat) else Refusal("not_a_voter")
+
+
+def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
+    v = _vote_of(rs)
+    existing = v.ballot_of(seat)
+    if existing is None or v.allow_change:
+        return None
+    return Refusal("already_voted", {"target": rs.game.name(existing.choices[0]) if existing.choices else None})
+
+
+def _vote_help(key: str) -> Any:
+    """Every player in play sees the banish vote; in the sage's vote only its voters."""
+    return lambda rs, seat: key if rs.game.phase.kind in VOTE_KINDS or _vote_of(rs).may_vote(seat) else None
+
+
+def _owes_ballot(rs: Any, seat: int) -> bool:
+    v = _vote_of(rs)
+    return bool(v.may_vote(seat) and v.ballot_of(seat) is None)
+
+
+_VOTE = {"phases": VOTE_KINDS + SAGE_VOTE_KINDS, "when": lambda rs: rs.game.phase.kind in VOTE_KINDS or rs.election is not None,
+         "claims": "phase", "again": "refused", "already": _already_voted, "owes": _owes_ballot}
+_EXORCISM = {"phases": ("exorcism",), "claims": "phase", "gates": (_exorcist,),
+             "owes": lambda rs, seat: rs.exorcism.ballot_of(seat) is None}
+_SOUTEN = {"phases": ("souten",), "when": lambda rs: rs.souten is not None, "gates": (_not_dying,)}
+
+ACTIONS = (
+    # a sage elected today and out names his successor in the succession window
+    Action("successor_now", ("successor",), "_successor_now", phases=("succession",), alive=None,
+           who=lambda rs, seat: seat == rs.succession_from,
+           targets=(*_ONE_LIVING, _named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
+           help=lambda rs, seat: "successor", owes=lambda rs, seat: rs.successor is None),
+    _playing("exorcise", ("exorcise", "vote"), "_exorcise", targets=_ONE_LIVING, **_EXORCISM),
+    _playing("abstain", ("abstain",), "_exorcise", **_EXORCISM),
+    _window("cancel_weather", ("cancel_weather",), "_iku", IKU, "iku", gates=(_iku_left,)),
+    _window("foresee", ("foresee",), "_iku", IKU, "iku", gates=(_iku_left,)),
+    _window("check", ("check",), "_check", REMILIA, "remilia",  # 梅雨: the dead may be checked
+            targets=(Count(1, 1), _named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
+                     not_self("check_self")),
+            again="refused", already=_already_checked),
+    _window("disguise", ("disguise",), "_disguise", MAMIZOU, "mamizou",
+            targets=(*_ONE_LIVING, not_self("disguise_self"),
+                     _named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
+    _window("save", ("save",), "_yukari", YUKARI, "yukari",
+            targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
+                     _named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
+                     Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
+            help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
+    _window("kill", ("kill",), "_yukari", YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
+            help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill"),
+    _window("dream", ("dream",), "_dream", DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2),
+    _playing("withdraw", ("withdraw",), "_withdraw", phases=("election", "sage_pleas"), when=lambda rs: rs.election is not None,
+             gates=(_withdraw_closed, _pleading), order=("alive", "who", "extra", "phase"),
+             again="refused", already=_already_withdrawn),
+    _playing("vote", ("vote",), "_vote",
+             targets=(_a_voter, *_ONE_LIVING,
+                      Each(lambda rs, seat, t: _vote_of(rs).eligible(t) and t not in rs.sealed, "not_candidate",
+                           lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
+                                                  "candidates": rs.game.names(_vote_of(rs).candidates or rs.playing())})),
+             help=_vote_help("vote"), **_VOTE),
+    _playing("vote_abstain", ("abstain",), "_vote", targets=(_a_voter,), help=_vote_help("abstain"), **_VOTE),
+    _playing("clockwise", ("clockwise",), "_order", phases=("order",), gates=(_the_sage,),
+             targets=(Count(1, 1), _named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
+                                          allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
+             help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
+             owes=lambda rs, seat: rs.order_choice is None),
+    _playing("anticlockwise", ("anticlockwise",), "_order", phases=("order",), gates=(_the_sage,),
+             targets=(Count(1, 1), _named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
+                                          allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
+             help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True),
+    # 苍天: go out in the place of one of the dying (替 X), or take the offer back (弃权)
+    _playing("stand_in", ("stand_in",), "_stand_in",
+             targets=(*_ONE_LIVING, Each(lambda rs, seat, t: t in _dying(rs), "not_dying",
+                                         lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
+                                                                "dying": rs.game.names(sorted(_dying(rs)))})), **_SOUTEN),
+    _playing("stand_in_abstain", ("abstain",), "_stand_in", claims="phase", help=lambda rs, seat: None, **_SOUTEN),
+    Action("take", ("take",), "_take", roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
+           help=lambda rs, seat: None if seat in rs.sealed else "take"),
+    Action("successor", ("successor",), "_successor", alive=None,
+           who=lambda rs, seat: seat == rs.sage and rs.game.player(seat).alive, who_reason="not_sage",
+           targets=(*_ONE_LIVING, not_self("successor_self")), primary=True,
+           help=lambda rs, seat: None if seat in rs.sealed else "successor"),
+)
+
+
 @register
 class HumanKill(Ruleset):
     """The human_kill ruleset (see the module docstring)."""
@@ -114,6 +312,7 @@ class HumanKill(Ruleset):
     phase_kinds = ("prologue", "iku", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
                    "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
     min_players = 6
+    actions = ACTIONS
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (README § human_kill, 2026-12).
     will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "souten", "order")
@@ -236,17 +435,6 @@ class HumanKill(Ruleset):
         g = self.game
         g.reply(seat, "human_kill/recorded", out, action=action, round=g.phase.round, read_as=g.read_as(cmd), **data)
 
-    def _one_target(self, seat: int, cmd: Command, out: Step, dead_ok: bool = False) -> int | None:
-        g = self.game
-        if len(cmd.targets) != 1:
-            self.refuse(seat, cmd, "one_target", out, count=len(cmd.targets))
-            return None
-        t = cmd.targets[0]
-        if not dead_ok and not g.player(t).alive:
-            self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
-            return None
-        return t
-
     def _fails(self, what: str, target: int, out: Step) -> bool:
         """烈日: a role's action on ``target`` fails with ``fail_chance``."""
         if not self.w("retsujitsu"):
@@ -254,50 +442,21 @@ class HumanKill(Ruleset):
         return chance(self.game, self.params.fail_chance, f"retsujitsu:{self.round}:{what}:{target}", out)
 
     # --- commands ---------------------------------------------------------------------------------
-    def on_command(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        role = g.player(seat).role
-        verb = cmd.verb
-        if verb == "take":
-            return self._take(seat, cmd, out)
-        if verb == "successor":
-            return self._successor(seat, cmd, out)
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
+    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
+    # the handlers only record what passed.
+    def unknown_verb(self, seat: int, cmd: Command) -> Refusal:
+        """A verb of no action here: the player out or sealed is told so first."""
+        if not self.game.player(seat).alive:
+            return Refusal("you_are_out")
         if seat in self.sealed:
-            return self.refuse(seat, cmd, "sealed", out)
-        kind = g.phase.kind
-        if verb == "stand_in" or (verb == "abstain" and kind == "souten"):
-            return self._stand_in(seat, cmd, out)
-        if verb == "withdraw":
-            return self._withdraw(seat, cmd, out)
-        if verb in ("clockwise", "anticlockwise"):
-            return self._order(seat, cmd, out)
-        if verb in ("vote", "abstain") and kind in VOTE_KINDS + SAGE_VOTE_KINDS:
-            return self._vote(seat, cmd, out)
-        if verb in ("exorcise", "abstain") or (verb == "vote" and kind == "exorcism"):
-            return self._exorcise(seat, cmd, out)
-        handler = {"cancel_weather": (IKU, self._iku), "foresee": (IKU, self._iku),
-                   "check": (REMILIA, self._check), "disguise": (MAMIZOU, self._disguise),
-                   "save": (YUKARI, self._yukari), "kill": (YUKARI, self._yukari),
-                   "dream": (DOREMY, self._dream)}.get(verb)
-        if verb == "vote":
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if handler is None:
-            return self.refuse(seat, cmd, "not_in_game", out)
-        if role != handler[0]:
-            return self.refuse(seat, cmd, "not_your_role", out, role=role)
-        if kind != handler[0] and not (handler[0] == YUKARI and kind == "yukari"):
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        handler[1](seat, cmd, out)
+            return Refusal("sealed")
+        return Refusal("not_in_game")
 
     def _iku(self, seat: int, cmd: Command, out: Step) -> None:
         """Iku, before the weather is announced: cancel today's weather (her ability is then gone for
         good) or learn tomorrow's (human_kill-roles.md, Great youkai). One choice a day; the last one
         before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
         what comes."""
-        if self.iku_spent:
-            return self.refuse(seat, cmd, "iku_spent", out)
         choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
         replaced, self.iku_choice = self.iku_choice, choice
         self._recorded(seat, cmd, cmd.verb, out, replaced=replaced if replaced != choice else None)
@@ -322,13 +481,7 @@ class HumanKill(Ruleset):
 
     def _check(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._one_target(seat, cmd, out, dead_ok=self.w("baiu"))
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "check_self", out)
-        if self.check_done is not None:
-            return self.refuse(seat, cmd, "already_checked", out, target=g.name(self.check_done))
+        target = cmd.targets[0]
         self.check_done = target
         failed = self._fails("check", target, out)
         seen = None if failed else remilia_sees(g.player(target).role)
@@ -339,29 +492,14 @@ class HumanKill(Ruleset):
 
     def _disguise(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        target = self._one_target(seat, cmd, out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "disguise_self", out)
-        if target == self.last_disguise and not self.w("baiu"):
-            return self.refuse(seat, cmd, "repeat_disguise", out, target=g.name(target))
+        target = cmd.targets[0]
         previous, self.disguise = self.disguise, target
         self._recorded(seat, cmd, "disguise", out, target=g.name(target),
                        replaced=g.name(previous) if previous and previous != target else None)
 
     def _exorcise(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        if g.phase.kind != "exorcism":
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if not self.exorcism.may_vote(seat):
-            reason = "rinnosuke_waits" if g.player(seat).role == RINNOSUKE else "not_your_role"
-            return self.refuse(seat, cmd, reason, out, role=g.player(seat).role)
-        target = None
-        if cmd.verb != "abstain":
-            target = self._one_target(seat, cmd, out)
-            if target is None:
-                return
+        target = None if cmd.verb == "abstain" else cmd.targets[0]
         self.exorcism.cast(seat, () if target is None else (target,))
         out.events.append(Event("exorcise_ballot", {"round": self.round, "voter": seat, "choice": target}))
         name = g.name(target) if target else None
@@ -372,91 +510,44 @@ class HumanKill(Ruleset):
 
     def _yukari(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        what = cmd.verb
-        if what in self.yukari_used:
-            return self.refuse(seat, cmd, "used_up", out, what=what)
-        target = self._one_target(seat, cmd, out)
-        if target is None:
-            return
-        if what == "save":
-            if self.w("kaisei"):
-                return self.refuse(seat, cmd, "kaisei", out)
-            if target != self.exorcised:
-                return self.refuse(seat, cmd, "not_exorcised", out, target=g.name(target))
-            if target == seat and not self.w("baiu"):
-                return self.refuse(seat, cmd, "save_self", out)
+        target = cmd.targets[0]
+        if cmd.verb == "save":
             self.yukari_save = target
         else:
-            if target == seat:
-                return self.refuse(seat, cmd, "kill_self", out)
             self.yukari_kill = target
-        self._recorded(seat, cmd, what, out, target=g.name(target))
+        self._recorded(seat, cmd, cmd.verb, out, target=g.name(target))
 
     def _dream(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         targets = tuple(dict.fromkeys(cmd.targets))
-        if not 1 <= len(targets) <= 2:
-            return self.refuse(seat, cmd, "two_targets", out, count=len(cmd.targets))
-        for t in targets:
-            if t == seat:
-                return self.refuse(seat, cmd, "dream_self", out)
-            if not g.player(t).alive:
-                return self.refuse(seat, cmd, "dead_target", out, target=g.name(t))
         self.dream = targets
         self._recorded(seat, cmd, "dream", out, targets=g.names(targets))
 
     def _take(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if g.player(seat).role not in TAKERS:
-            return self.refuse(seat, cmd, "not_your_role", out, role=g.player(seat).role)
-        if not g.player(seat).alive:
-            return self.refuse(seat, cmd, "you_are_out", out)
-        target = self._one_target(seat, cmd, out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "take_self", out)
+        target = cmd.targets[0]
         self.takes[seat] = target
-        self._recorded(seat, cmd, "take", out, target=g.name(target))
+        self._recorded(seat, cmd, "take", out, target=self.game.name(target))
+
+    def _successor_now(self, seat: int, cmd: Command, out: Step) -> None:
+        target = cmd.targets[0]
+        self.successor = target
+        self._recorded(seat, cmd, "successor_now", out, target=self.game.name(target))
 
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if g.phase.kind == "succession" and seat == self.succession_from:
-            target = self._one_target(seat, cmd, out)
-            if target is None:
-                return
-            if target in self.sealed:
-                return self.refuse(seat, cmd, "sealed_target", out, target=g.name(target))
-            self.successor = target
-            return self._recorded(seat, cmd, "successor_now", out, target=g.name(target))
-        if seat != self.sage or not g.player(seat).alive:
-            return self.refuse(seat, cmd, "not_sage", out)
-        target = self._one_target(seat, cmd, out)
-        if target is None:
-            return
-        if target == seat:
-            return self.refuse(seat, cmd, "successor_self", out)
+        target = cmd.targets[0]
         self.successor = target
-        self._recorded(seat, cmd, "successor", out, target=g.name(target))
+        self._recorded(seat, cmd, "successor", out, target=self.game.name(target))
 
     def _stand_in(self, seat: int, cmd: Command, out: Step) -> None:
         """苍天: ``seat`` volunteers to go out in place of one of the dying (``替 X``), or withdraws his
         offer (``弃权``); his last offer stands."""
         g = self.game
         st = self.souten
-        if g.phase.kind != "souten" or st is None:
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        dying = [d for d, _ in st["chain"]]
-        if seat in dying:
-            return self.refuse(seat, cmd, "you_are_dying", out)
+        assert st is not None
         if cmd.verb == "abstain":
             st["volunteers"].pop(seat, None)
             return self._recorded(seat, cmd, "stand_in", out, target=None)
-        target = self._one_target(seat, cmd, out)
-        if target is None:
-            return
-        if target not in dying:
-            return self.refuse(seat, cmd, "not_dying", out, target=g.name(target), dying=g.names(sorted(dying)))
+        target = cmd.targets[0]
         st["seq"] += 1
         st["volunteers"][seat] = (target, st["seq"])
         out.events.append(Event("volunteer", {"round": self.round, "seat": seat, "for": target}))
@@ -464,53 +555,22 @@ class HumanKill(Ruleset):
 
     def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
-        e = self.election
-        if e is not None and g.phase.kind in SAGE_VOTE_KINDS:
-            # Withdrawals close when the vote opens: no ballot is ever dropped for a late withdrawal.
-            return self.refuse(seat, cmd, "withdraw_closed", out)
-        if e is None or g.phase.kind not in ("election", "sage_pleas"):
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if g.phase.kind == "sage_pleas" and seat not in (e.candidates or ()):
-            return self.refuse(seat, cmd, "not_candidate_self", out)
-        if not e.withdraw_candidate(seat):
-            return self.refuse(seat, cmd, "already_withdrawn", out)
+        assert self.election is not None
+        self.election.withdraw_candidate(seat)
         out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
         # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
         self._recorded(seat, cmd, "withdraw", out, votes=g.phase.kind == "election")
 
     def _order(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        if g.phase.kind != "order":
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        if seat != self.sage:
-            return self.refuse(seat, cmd, "not_sage", out)
-        target = self._one_target(seat, cmd, out, dead_ok=True)
-        if target is None:
-            return
-        allowed = self.round_dead or [seat]
-        if target not in allowed:
-            return self.refuse(seat, cmd, "bad_start", out, target=g.name(target), allowed=g.names(allowed))
+        target = cmd.targets[0]
         self.order_choice = (target, cmd.verb == "clockwise")
-        self._recorded(seat, cmd, cmd.verb, out, target=g.name(target))
+        self._recorded(seat, cmd, cmd.verb, out, target=self.game.name(target))
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         v = self.vote if g.phase.kind in VOTE_KINDS else self.election
         assert v is not None  # a sage vote phase has its election
-        if not v.may_vote(seat):
-            return self.refuse(seat, cmd, "not_a_voter", out)
-        target = None
-        if cmd.verb != "abstain":
-            target = self._one_target(seat, cmd, out)
-            if target is None:
-                return
-            if not v.eligible(target) or target in self.sealed:
-                return self.refuse(seat, cmd, "not_candidate", out, target=g.name(target),
-                                    candidates=g.names(v.candidates or self.playing()))
-        existing = v.ballot_of(seat)
-        if existing is not None and not v.allow_change:
-            return self.refuse(seat, cmd, "already_voted", out,
-                                target=g.name(existing.choices[0]) if existing.choices else None)
+        target = None if cmd.verb == "abstain" else cmd.targets[0]
         weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
         v.cast(seat, () if target is None else (target,), weight=weight)
         out.events.append(Event("ballot", {"kind": g.phase.kind, "round": self.round, "number": v.number,
@@ -568,7 +628,7 @@ class HumanKill(Ruleset):
                         limit=self.params.noumu_limit)
         cmd = g.read_thread(seat, text, {"withdraw"})
         if isinstance(cmd, Command) and cmd.verb == "withdraw":
-            self._withdraw(seat, cmd, out)  # refused by PM outside the sage election
+            act(self, seat, cmd, out, "thread")  # refused by PM outside the sage election
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds."""
@@ -1140,65 +1200,6 @@ class HumanKill(Ruleset):
             b = v.ballot_of(seat) if v is not None else None
             data.update(voted=b is not None, ballot=g.name(b.choices[0]) if b and b.choices else None)
         return data
-
-    def help_data(self, seat: int | None) -> dict[str, Any]:
-        g = self.game
-        kind = g.phase.kind
-        verbs: list[str] = []
-        if seat is not None and kind == "succession" and seat == self.succession_from:
-            verbs.append("successor")
-        if seat is not None and self.active(seat):
-            role = g.player(seat).role
-            if kind == "exorcism" and self.exorcism.may_vote(seat):
-                verbs += ["exorcise", "abstain"]
-            if kind == "iku" and role == IKU and not self.iku_spent:
-                verbs += ["cancel_weather", "foresee"]
-            if kind == "remilia" and role == REMILIA:
-                verbs.append("check")
-            if kind == "mamizou" and role == MAMIZOU:
-                verbs.append("disguise")
-            if kind == "yukari" and role == YUKARI:
-                # 快晴: 「the exorcism target is protected neither by Mamizou's disguise nor by Yukari's
-                # save」 (人类杀 roles, weather table): no save to offer that day
-                verbs += [x for x in ("save", "kill") if x not in self.yukari_used
-                          and not (x == "save" and self.w("kaisei"))]
-            if kind == "doremy" and role == DOREMY:
-                verbs.append("dream")
-            if kind == "election" or (kind == "sage_pleas" and self.election and seat in (self.election.candidates or ())):
-                verbs.append("withdraw")
-            if kind in VOTE_KINDS:
-                verbs += ["vote", "abstain"]
-            if kind in SAGE_VOTE_KINDS and self.election and self.election.may_vote(seat):
-                verbs += ["vote", "abstain"]
-            if kind == "order" and seat == self.sage:
-                verbs.append("order")
-            if kind == "souten" and self.souten and all(seat != d for d, _ in self.souten["chain"]):
-                verbs.append("stand_in")  # its help line names 弃权, which takes an offer back
-            if role in TAKERS:
-                verbs.append("take")
-            if seat == self.sage:
-                verbs.append("successor")
-        return {"phase": kind, "round": g.phase.round, "verbs": verbs + ["status", "help"]}
-
-    def pending(self) -> list[int]:
-        g = self.game
-        kind = g.phase.kind
-        if kind == "exorcism":
-            return [s for s in self.exorcism.voters or () if g.player(s).alive and self.exorcism.ballot_of(s) is None]
-        if kind in VOTE_KINDS:
-            return [s for s in self.playing() if self.vote.may_vote(s) and self.vote.ballot_of(s) is None]
-        if kind in SAGE_VOTE_KINDS and self.election:
-            return [s for s in g.alive() if self.election.may_vote(s) and self.election.ballot_of(s) is None]
-        if kind == "order" and self.sage is not None and self.order_choice is None:
-            return [self.sage]
-        if kind == "succession" and self.succession_from is not None and self.successor is None:
-            return [self.succession_from]
-        role = WINDOW_ROLE.get(kind)
-        if role == IKU and self.iku_spent:
-            return []
-        if role:
-            return g.living(role)
-        return []
 
     def summary(self) -> dict[str, Any]:
         g = self.game
