@@ -4,7 +4,10 @@ text in every locale and markup, and a reason two or more rulesets give is worde
 
 The reasons are read from the code: every ``refuse(seat, cmd, REASON, out, **data)`` call under
 ``forumbot/`` (REASON a string, a conditional between strings, or a name assigned strings in the same
-function), with the names of the data it passes. A call outside ``forumbot/rulesets/`` (a shared
+function), with the names of the data it passes, and every refusal a ruleset declares with its actions
+(:mod:`forumbot.engine.actions`: ``Refusal(REASON, {data})``, the reasons of the target rules ``Count``,
+``Each``, ``Distinct``, ``living``, ``named``, ``not_self`` with the data they carry, and an action's
+``who_reason``/``phase_reason``/``thread_reason``). A call outside ``forumbot/rulesets/`` (a shared
 mechanic of the engine) counts for every ruleset.
 """
 
@@ -46,13 +49,77 @@ def _owner(path: Path) -> str | None:
     return parts[1].removesuffix(".py")
 
 
+def _keys(node: ast.AST | None, functions: dict[str, ast.FunctionDef]) -> set[str]:
+    """The data names a refusal's data carries: the string keys of a dict literal, of a lambda's dict, or
+    of the dicts a function of the module returns."""
+    if isinstance(node, ast.Lambda):
+        node = node.body
+    if isinstance(node, ast.Name) and node.id in functions:
+        return {k for r in ast.walk(functions[node.id]) if isinstance(r, ast.Return) for k in _keys(r.value, functions)}
+    if isinstance(node, ast.Dict):
+        return {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return set()
+
+
+def _arg(call: ast.Call, index: int, name: str) -> ast.AST | None:
+    if len(call.args) > index:
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+#: target rules (forumbot.engine.actions): callee -> (the reason's position, its default, the data's position)
+_RULES = {"Count": (2, "one_target", 3), "Each": (1, None, 2), "Distinct": (0, "repeat_target", 1),
+          "not_self": (0, None, None), "living": (0, "dead_target", None), "named": (0, None, None)}
+
+
+def _declared(call: ast.Call, functions: dict[str, ast.FunctionDef], in_ruleset: bool) -> list[tuple[set[str], set[str]]]:
+    """(reasons, data names) of the refusals a declaration makes (see the module docstring); the defaults of
+    an action's gate count only in a ruleset's module (``in_ruleset``), where actions are declared."""
+    callee = call.func.id if isinstance(call.func, ast.Name) else call.func.attr if isinstance(call.func, ast.Attribute) else None
+    found: list[tuple[set[str], set[str]]] = []
+    if callee == "Refusal" and call.args:
+        found.append((_strings(call.args[0]), _keys(_arg(call, 1, "data"), functions)))
+    elif callee in _RULES:
+        at, default, data_at = _RULES[callee]
+        arg = _arg(call, at, "reason")
+        reasons = _strings(arg) if arg is not None else {default} if default else set()
+        if callee == "Count":
+            keys = _keys(_arg(call, data_at, "data"), functions) if _arg(call, data_at, "data") is not None else {"count"}
+        elif callee == "living":
+            shape = _arg(call, 1, "shape")
+            keys = {"targets"} if shape is not None and "targets" in _strings(shape) else {"target"}
+        elif callee == "named":
+            keys = {"target"} | {k.arg for k in call.keywords if k.arg}
+        else:
+            keys = _keys(_arg(call, data_at, "data"), functions) if data_at is not None else set()
+        found.append((reasons, keys))
+    words = {k.arg: k.value for k in call.keywords if k.arg}
+    # an action's gate: its reasons given, or the defaults of the steps it declares (phases, a channel)
+    defaults = {"who_reason": ("who", "not_your_role"), "phase_reason": ("phases", "wrong_phase"),
+                "thread_reason": ("channel", "vote_in_thread")}
+    for field, data in (("who_reason", "who_data"), ("phase_reason", "phase_data"), ("thread_reason", None)):
+        step, default = defaults[field]
+        if field in words or (in_ruleset and (step in words or (data is not None and data in words))):
+            reasons = _strings(words[field]) if field in words else {default}
+            found.append((reasons, _keys(words.get(data) if data else None, functions)))
+    return [(r, k) for r, k in found if r]
+
+
 @cache
 def emitted() -> dict[str, dict[str, set[str]]]:
-    """ruleset id -> reason -> the names of the data passed with it, from every refuse call."""
+    """ruleset id -> reason -> the names of the data passed with it, from every refuse call and declared
+    refusal."""
     found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         owner = _owner(path)
+        functions = {f.name: f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+        for call in ast.walk(tree):
+            if isinstance(call, ast.Call):
+                for reasons, keys in _declared(call, functions, owner is not None):
+                    for rid in [owner] if owner else ruleset_ids():
+                        for reason in reasons:
+                            found[rid][reason] |= keys
         for func in ast.walk(tree):
             if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
@@ -67,6 +134,8 @@ def emitted() -> dict[str, dict[str, set[str]]]:
                         and node.func.attr == "refuse" and len(node.args) >= 3):
                     continue
                 arg = node.args[2]
+                if isinstance(arg, ast.Attribute) and arg.attr == "reason":
+                    continue  # the engine's one refusal of a declared check (read above)
                 reasons = assigned[arg.id] if isinstance(arg, ast.Name) else _strings(arg)
                 assert reasons, f"{path}:{node.lineno}: cannot tell the reason of this refuse call"
                 keys = {k.arg for k in node.keywords if k.arg}

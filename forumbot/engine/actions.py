@@ -121,6 +121,13 @@ def living(reason: str = "dead_target", shape: Literal["target", "targets"] = "t
                 lambda rs, seat, bad: {"targets": rs.game.names(bad)})
 
 
+def named(reason: str, test: Callable[[Any, int, int], bool], **extra: Callable[[Any], Any]) -> Each:
+    """Every target passes ``test``; the refusal names the first that does not (``target``) and gives
+    each of ``extra`` (a function of the ruleset: the candidates, a limit)."""
+    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
+                                                     **{k: f(rs) for k, f in extra.items()}})
+
+
 def not_self(reason: str) -> Each:
     """The actor does not name himself."""
     return Each(lambda rs, seat, t: t != seat, reason)
@@ -143,7 +150,7 @@ class Action:
       check has passed.
     - who: ``roles`` (None: every role; refused as ``role_reason(ruleset, seat, command)``, default
       ``not_your_role`` with the role), ``alive`` (True: the living only, refused ``you_are_out``;
-      False: the dead only; None: either), ``who(ruleset, seat)`` (refused as ``who_reason`` with
+      None: the dead too), ``who(ruleset, seat)`` (refused as ``who_reason`` with
       ``who_data``).
     - when: ``phases`` (phase kinds; None: any), ``when(ruleset)`` (a state of the phase: "a clue poll
       is open"); both refused as ``phase_reason`` with ``phase_data``.
@@ -177,7 +184,7 @@ class Action:
     phases: tuple[str, ...] | None = None
     roles: tuple[str, ...] | None = None
     role_reason: Check = _not_your_role
-    alive: bool | None = True
+    alive: Literal[True] | None = True
     who: SeatTest | None = None
     who_reason: str = "not_your_role"
     who_data: dict[str, Any] = field(default_factory=dict)
@@ -222,8 +229,8 @@ class Action:
             if self.roles is not None and g.player(seat).role not in self.roles:
                 return self.role_reason(rs, seat, cmd)
         elif step == "alive":
-            if self.alive is not None and g.player(seat).alive != self.alive:
-                return Refusal("you_are_out" if self.alive else "not_dead")
+            if self.alive and not g.player(seat).alive:
+                return Refusal("you_are_out")
         elif step == "who":
             if self.who is not None and not self.who(rs, seat):
                 return Refusal(self.who_reason, dict(self.who_data))

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from forumbot.engine.actions import Action, Count, Each, Refusal, act, living, not_self
+from forumbot.engine.actions import Action, Count, Refusal, act, living, named, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions, tell
@@ -109,11 +109,6 @@ class KillerClubParams(Params):
 
 
 # --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
-def _target(reason: str, test: Any, **extra: Any) -> Each:
-    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
-    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
-
-
 def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
     """One check a night per team (police; helper): the second is told the first's answer."""
     g = rs.game
@@ -149,30 +144,30 @@ _HEAD = (Count(1, 1), living())
 
 ACTIONS = (
     Action("kill", ("kill",), "_kill", phases=("night",), roles=(KILLER,),
-           targets=(*_HEAD, _target("repeat_kill", lambda rs, seat, t: not rs.night.repeats(KILLER, t)),
-                    _target("series_victim", lambda rs, seat, t: not (rs.game.phase.round == 1 and rs.banned == rs.game.name(t)),
+           targets=(*_HEAD, named("repeat_kill", lambda rs, seat, t: not rs.night.repeats(KILLER, t)),
+                    named("series_victim", lambda rs, seat, t: not (rs.game.phase.round == 1 and rs.banned == rs.game.name(t)),
                             limit=lambda rs: rs.params.series.limit)),
            owes=lambda rs, seat: rs.night.of(KILLER) is None),
     Action("check", ("check",), "_check", phases=("night",), roles=(POLICE, HELPER),
            targets=(*_HEAD, not_self("check_self"),  # police know each other (role PM)
-                    _target("check_teammate", lambda rs, seat, t: not (rs.game.player(seat).role == POLICE == rs.game.player(t).role))),
+                    named("check_teammate", lambda rs, seat, t: not (rs.game.player(seat).role == POLICE == rs.game.player(t).role))),
            again="refused", already=_already_checked,
            owes=lambda rs, seat: rs.game.player(seat).role == POLICE and rs.night.once("check:police") is None),
     Action("ask", ("ask",), "_ask", phases=("night",), roles=(NURSE,), targets=(*_HEAD, not_self("ask_self")),
            again="refused", already=_already_asked, checks=(_ask_before_save,)),
     Action("save", ("save",), "_save", phases=("night",), roles=(NURSE,),
-           targets=(*_HEAD, _target("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
+           targets=(*_HEAD, named("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
            owes=lambda rs, seat: rs.night.of(NURSE) is None, offers_self=True),
     Action("vote", ("vote",), "_vote", phases=("vote", "runoff"),
            channel=lambda rs: "thread" if rs.params.vote_in_thread else "pm",
-           targets=(*_HEAD, _target("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
+           targets=(*_HEAD, named("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
                                     candidates=lambda rs: rs.game.names(rs.vote.candidates or ()))),
            again="refused", already=_already_voted,
            help=lambda rs, seat: "vote_thread" if rs.params.vote_in_thread else "vote",
            owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     # the night victim names one of the tied (a dead player's action); ``kill X`` or ``vote X``
     Action("choose", ("kill", "vote"), "_choose", phases=("choice",), alive=None, who=lambda rs, seat: seat == rs.choice_by,
-           targets=(Count(1, 1), _target("not_candidate", lambda rs, seat, t: t in rs.choice_among and rs.game.player(t).alive,
+           targets=(Count(1, 1), named("not_candidate", lambda rs, seat, t: t in rs.choice_among and rs.game.player(t).alive,
                                          candidates=lambda rs: rs.game.names(rs.choice_among))),
            again="replaces", owes=lambda rs, seat: rs.choice is None),
 )

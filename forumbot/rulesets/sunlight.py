@@ -106,7 +106,7 @@ class _State:
 
 
 # --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
-def _named(rs: Any, seat: int, bad: list[int]) -> dict[str, Any]:
+def _names_data(rs: Any, seat: int, bad: list[int]) -> dict[str, Any]:
     return {"targets": rs.game.names(bad)}
 
 
@@ -138,7 +138,7 @@ ACTIONS = (
     Action("successor", ("successor",), "_successor", phases=("poll",), alive=None,
            who=lambda rs, seat: rs.s.successor_pending == seat, who_reason="no_successor_due",
            targets=(Count(1, 1, "successor_count"),
-                    Each(lambda rs, seat, t: rs.game.player(t).alive and t != seat, "dead_target", _named)),
+                    Each(lambda rs, seat, t: rs.game.player(t).alive and t != seat, "dead_target", _names_data)),
            owes=lambda rs, seat: True),
     Action("clue", ("clue",), "_clue", phases=("poll",), when=lambda rs: bool(rs.s.clue_options),
            phase_reason="no_clue_poll", checks=(_clue_option,), owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None,

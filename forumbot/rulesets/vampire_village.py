@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from forumbot.engine.actions import Action, Check, Count, Distinct, Each, GateStep, Refusal, living, not_self
+from forumbot.engine.actions import Action, Check, Count, Distinct, GateStep, Refusal, living, named, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.links import Links
 from forumbot.engine.night import NightActions, tell
@@ -108,13 +108,8 @@ def _has_power(rs: Any, seat: int) -> bool:
     return not (rs.role_of(seat) in POWER_ROLES and rs.powers_lost)
 
 
-def _name_target(reason: str, test: Any, **extra: Any) -> Each:
-    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
-    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
-
-
 #: lovers never vote for nor target each other
-_NOT_LOVER = _name_target("lover", lambda rs, seat, t: not rs.links.linked(seat, t))
+_NOT_LOVER = named("lover", lambda rs, seat, t: not rs.links.linked(seat, t))
 _ONE_LIVING = (Count(1, 1), living())
 
 
@@ -204,19 +199,19 @@ ACTIONS = (
     _night("check", ("check",), "_check", SEER, targets=(*_ONE_LIVING, not_self("check_self")),
            again="refused", already=_already_checked, owes=lambda rs, seat: rs.night.once("check") is None),
     _night("guard", ("guard",), "_guard", GUARD,
-           targets=(*_ONE_LIVING, _name_target("repeat_guard", lambda rs, seat, t: not rs.night.repeats(GUARD, t))),
+           targets=(*_ONE_LIVING, named("repeat_guard", lambda rs, seat, t: not rs.night.repeats(GUARD, t))),
            owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
     _night("charm", ("charm",), "_charm", PIPER, targets=(_charm_targets,), owes=lambda rs, seat: not rs.charm_choice,
            offer_most=lambda rs, seat: 2),
     _night("save", ("save",), "_save", WITCH, "witch",
            targets=(_potion("save"), *_ONE_LIVING,
-                    _name_target("not_victim", lambda rs, seat, t: t == rs.witch_told,
+                    named("not_victim", lambda rs, seat, t: t == rs.witch_told,
                                  victim=lambda rs: rs.game.name(rs.witch_told) if rs.witch_told else None)),
            help=lambda rs, seat: "save" if rs.potions.has("save") else None, owes=_witch_owes, offers_self=True),
     _night("poison", ("poison",), "_poison", WITCH, "witch", targets=(_potion("poison"), *_ONE_LIVING, _NOT_LOVER),
            help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, owes=_witch_owes),
     Action("vote", ("vote",), "_vote", phases=("election", "vote", "runoff"), phase_data={"expected": "vote"}, order=_GATE,
-           targets=(*_ONE_LIVING, _name_target("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
+           targets=(*_ONE_LIVING, named("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
                                                candidates=lambda rs: rs.game.names(rs.vote.candidates or ())), _NOT_LOVER),
            again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     _window("shoot", ("shoot", "take"), "_shoot", "shot",

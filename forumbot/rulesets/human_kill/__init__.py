@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from forumbot.engine.actions import Action, Count, Each, GateStep, Refusal, act, living, not_self
+from forumbot.engine.actions import Action, Count, Each, GateStep, Refusal, act, living, named, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
 from forumbot.engine.ruleset import Params, Ruleset, register
@@ -112,11 +112,6 @@ _PLAYING: tuple[GateStep, ...] = ("alive", "who", "role", "phase", "extra")
 def _not_sealed(rs: Any, seat: int) -> bool:
     """A banished Utsuho is alive but out of play (announced)."""
     return seat not in rs.sealed
-
-
-def _named(reason: str, test: Any, **extra: Any) -> Each:
-    """A per-target rule whose refusal names the target (``target``) and ``extra`` (functions of the ruleset)."""
-    return Each(test, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0]), **{k: f(rs) for k, f in extra.items()}})
 
 
 def _playing(key: str, verbs: tuple[str, ...], handler: str, **kw: Any) -> Action:
@@ -245,22 +240,22 @@ ACTIONS = (
     # a sage elected today and out names his successor in the succession window
     Action("successor_now", ("successor",), "_successor_now", phases=("succession",), alive=None,
            who=lambda rs, seat: seat == rs.succession_from,
-           targets=(*_ONE_LIVING, _named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
+           targets=(*_ONE_LIVING, named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
            help=lambda rs, seat: "successor", owes=lambda rs, seat: rs.successor is None),
     _playing("exorcise", ("exorcise", "vote"), "_exorcise", targets=_ONE_LIVING, **_EXORCISM),
     _playing("abstain", ("abstain",), "_exorcise", **_EXORCISM),
     _window("cancel_weather", ("cancel_weather",), "_iku", IKU, "iku", gates=(_iku_left,)),
     _window("foresee", ("foresee",), "_iku", IKU, "iku", gates=(_iku_left,)),
     _window("check", ("check",), "_check", REMILIA, "remilia",  # 梅雨: the dead may be checked
-            targets=(Count(1, 1), _named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
+            targets=(Count(1, 1), named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
                      not_self("check_self")),
             again="refused", already=_already_checked),
     _window("disguise", ("disguise",), "_disguise", MAMIZOU, "mamizou",
             targets=(*_ONE_LIVING, not_self("disguise_self"),
-                     _named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
+                     named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
     _window("save", ("save",), "_yukari", YUKARI, "yukari",
             targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
-                     _named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
+                     named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
                      Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
             help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
     _window("kill", ("kill",), "_yukari", YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
@@ -277,12 +272,12 @@ ACTIONS = (
              help=_vote_help("vote"), **_VOTE),
     _playing("vote_abstain", ("abstain",), "_vote", targets=(_a_voter,), help=_vote_help("abstain"), **_VOTE),
     _playing("clockwise", ("clockwise",), "_order", phases=("order",), gates=(_the_sage,),
-             targets=(Count(1, 1), _named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
+             targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
              help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
              owes=lambda rs, seat: rs.order_choice is None),
     _playing("anticlockwise", ("anticlockwise",), "_order", phases=("order",), gates=(_the_sage,),
-             targets=(Count(1, 1), _named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
+             targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
              help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True),
     # 苍天: go out in the place of one of the dying (替 X), or take the offer back (弃权)
