@@ -204,8 +204,8 @@ def _not_dying(rs: Any, seat: int, cmd: Command) -> Refusal | None:
 
 
 def _vote_of(rs: Any) -> Any:
-    """The vote now open: the banish vote, or the sage's."""
-    return rs.vote if rs.game.phase.kind in VOTE_KINDS else rs.election
+    """The vote now open (the banish vote, or the sage's): :meth:`HumanKill.open_vote`."""
+    return rs.open_vote()
 
 
 def _a_voter(rs: Any, seat: int, cmd: Command) -> Refusal | None:
