@@ -125,6 +125,9 @@ class Bot:
         self.timing = Timing()
         self.thread_commands: list[tuple[int, str, str]] = []  # (phase id, player, verb) answered by PM
         self.opened_by: dict[int, int] = {}  # phase id -> the input (seq) whose posts open it
+        # inputs whose opening posts are all sent: a sent row never goes back, so their phase's post delay is
+        # final and the outbox need not be read again for it (deadline() is asked several times a cycle)
+        self._openings_sent: set[int] = set()
         self.vote_actions: dict[int, int] = {}  # phase id -> votes and unvotes recorded (the vote count's rhythm)
         self.last_thread_post: int | None = None  # forum id of the last thread post applied ("counted through")
         self.alive_now = [p.name for p in self.game.players]  # as the thread showed it so far
@@ -195,9 +198,13 @@ class Bot:
         seq = self.opened_by.get(pid)
         if seq is None:
             return timedelta(0)
-        if self._opening_rows(seq, ("pending", "sending")):
-            slide = self.clock() - self.timing.opened_at[pid]
-            return slide if slide > parse_duration(self.config.schedule.post_delay) else timedelta(0)
+        if seq not in self._openings_sent:
+            if self._opening_rows(seq, ("pending", "sending")):
+                slide = self.clock() - self.timing.opened_at[pid]
+                return slide if slide > parse_duration(self.config.schedule.post_delay) else timedelta(0)
+            opening = self._opening_rows(seq)
+            if opening and all(r.status == "sent" for r in opening):  # none yet: the input is being committed
+                self._openings_sent.add(seq)
         return timedelta(seconds=self.store.cursor("post_delay", {}).get(str(pid), 0))
 
     def _opening_rows(self, seq: int, statuses: tuple[str, ...] | None = None) -> list[OutboxRow]:

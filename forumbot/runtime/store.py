@@ -438,8 +438,10 @@ class Store:
             self._commit(s)
 
     def _put_cursor(self, s: Session, name: str, value: Any) -> None:
-        row = s.get(CursorRow, (self.season_id, name))
         text = json.dumps(value, ensure_ascii=False, default=str)
+        if self._cursors is not None and self._cursors.get(name) == text and name not in s.info.get("cursors", {}):
+            return  # committed already with this value (the cache holds what is committed)
+        row = s.get(CursorRow, (self.season_id, name))
         s.info.setdefault("cursors", {})[name] = text
         if row is None:
             s.add(CursorRow(season_id=self.season_id, name=name, value=text))
