@@ -85,8 +85,8 @@ class Bot:
         self.last_cycle_seconds: float | None = None  # set by the runner
         self.db = engine if engine is not None else make_engine(config.database_url)
         upgrade(self.db)
-        self.renderer = renderer(config.locale, config.effective_markup,
-                                 str(config.template_dir) if config.template_dir else None, charset=config.forum.charset if config.forum.engine == "discuz" else None,
+        self.renderer = renderer(config.locale, config.effective_markup, config.template_dir,
+                                 charset=config.forum.charset if config.forum.engine == "discuz" else None,
                                  tables=config.forum.engine != "phpbb")  # phpBB 3.3 has no [table] BBCode
         seed = str(config.seed) if config.seed is not None else secrets.token_hex(8)
         fingerprint_ = self._setup_fingerprint()
