@@ -14,8 +14,26 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from forumbot.engine.events import (
+    CommandInThread,
+    DeadlineExtended,
+    DeadlinePassed,
+    DeadPlayerPost,
+    GameOver,
+    GamePaused,
+    GameResumed,
+    LastWords,
+    OrganiserEnd,
+    OrganiserPenalty,
+    OrganiserReplace,
+    PhaseOpened,
+    PlayerOut,
+    Rejected,
+    RolesDealt,
+    Unvote,
+)
 from forumbot.engine.ruleset import Ruleset, get_ruleset
-from forumbot.engine.types import Deadline, Event, Input, Message, Phase, Post, Reply, Step, Winner
+from forumbot.engine.types import Deadline, Input, Message, Phase, Post, Reply, Step, Winner
 from forumbot.language.types import ORGANISER_VERBS, Command, ParseError, Roster, RosterEntry
 
 
@@ -170,7 +188,7 @@ class Game:
         """Close the current phase and open the next one; returns it."""
         self.phase = Phase(self.phase.id + 1, kind, round_, day)
         self.phases.append(self.phase)
-        out.events.append(Event("phase_opened", {"phase_id": self.phase.id, "kind": kind, "round": round_, "day": day}))
+        out.events.append(PhaseOpened(self.phase.id, kind, round_, day))
         return self.phase
 
     def remove(self, seat: int, reason: str, out: Step) -> None:
@@ -179,14 +197,14 @@ class Game:
         p.alive = False
         p.out_reason = reason
         p.out_phase = self.phase.id
-        out.events.append(Event("player_out", {"seat": seat, "name": p.name, "reason": reason, "phase_id": self.phase.id}))
+        out.events.append(PlayerOut(seat, p.name, reason, self.phase.id))
 
     def finish(self, winner: Winner, out: Step) -> None:
         """End the game with ``winner`` (a faction id, the camps that win together, or None for no
         winner; see :data:`~forumbot.engine.types.Winner`)."""
         self.finished = True
         self.winner = winner
-        out.events.append(Event("game_over", {"winner": winner}))
+        out.events.append(GameOver(winner))
 
     def reply(self, to: int | str, key: str, out: Step, /, **data: Any) -> None:
         """A private message to a seat (int) or an account (str)."""
@@ -222,8 +240,7 @@ class Game:
         """Reply by PM to a marked thread vote that does not read (``##vote Rasputin``), in a game that
         takes votes from the thread: it is never lost silently. Talk (no_command) gets no reply."""
         if isinstance(parsed, ParseError) and parsed.code != "no_command" and not self.paused:
-            out.events.append(Event("rejected", {"seat": seat, "verb": parsed.verb, "reason": parsed.code,
-                                                 "thread": True}))
+            out.events.append(Rejected(seat, parsed.verb, parsed.code, thread=True))
             self.reply(seat, "common/parse_error", out, code=parsed.code, verb=parsed.verb, written=parsed.written,
                        candidates=self.names(parsed.candidates), organiser=False, thread=True)
 
@@ -233,8 +250,7 @@ class Game:
         if withdrawn is None:
             self.reply(seat, "common/vote_rule", out, verb="unvote", rule="no_vote")
             return
-        out.events.append(Event("unvote", {"phase_id": self.phase.id, "voter": seat,
-                                           "choices": list(withdrawn.choices)}))
+        out.events.append(Unvote(self.phase.id, seat, list(withdrawn.choices)))
         self.reply(seat, "common/unvoted", out, choices=self.names(c for c in withdrawn.choices if c))
 
     def vote_command(self, seat: int, cmd: Command, out: Step) -> bool:
@@ -265,10 +281,10 @@ class Game:
                     and ph.kind not in skips)
         if allowed and not p.will_used and p.out_phase is not None and ended < window:
             p.will_used = True
-            out.events.append(Event("last_words", {"seat": seat, "name": p.name}))
+            out.events.append(LastWords(seat, p.name))
             return
         why = "no_last_words" if not allowed else "again" if p.will_used else "window_closed"
-        out.events.append(Event("dead_player_post", {"seat": seat, "name": p.name, "why": why}))
+        out.events.append(DeadPlayerPost(seat, p.name, why))
         for org in self.organisers:
             self.reply(org, "common/dead_player_post", out, player=p.name, why=why)
 
@@ -281,7 +297,7 @@ class Game:
         self._started = True
         out = Step()
         out.events.append(
-            Event("roles_dealt", {"seed": self.setup.seed, "roles": {p.name: p.role for p in self.players}})
+            RolesDealt(self.setup.seed, {p.name: p.role for p in self.players})
         )
         self.ruleset.start(out)
         return out
@@ -294,7 +310,7 @@ class Game:
         if isinstance(inp, Deadline):
             # While paused the deadline is held (the runtime adds the pause to it): nothing closes.
             if not self.finished and not self.paused and inp.phase_id == self.phase.id:
-                out.events.append(Event("deadline", {"phase_id": self.phase.id}))
+                out.events.append(DeadlinePassed(self.phase.id))
                 self.ruleset.close_phase(out)
             return out
         if not isinstance(inp, Message):
@@ -318,8 +334,7 @@ class Game:
                 # unvote and no lynch go where votes go
                 verb = "vote" if parsed.verb in ("unvote", "nolynch") else parsed.verb
                 if not self.ruleset.reads_in_thread(verb):
-                    out.events.append(Event("command_in_thread", {"seat": seat, "name": self.name(seat),
-                                                                  "verb": parsed.verb}))
+                    out.events.append(CommandInThread(seat, self.name(seat), parsed.verb))
                     self.reply(seat, "common/command_in_thread", out, verb=parsed.verb,
                                targets=self.names(parsed.targets), number=parsed.number)
                 elif self.paused:
@@ -364,7 +379,6 @@ class Game:
 
     def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:
         verb = cmd.verb
-        log = {"organiser": sender, "verb": verb}
         if self.finished and verb != "extend":
             self.reply(sender, "common/game_over", out, verb=verb)
             return
@@ -373,7 +387,7 @@ class Game:
             reason = cmd.text or "lurking"
             self.penalties[seat] = reason
             was_alive = self.player(seat).alive
-            out.events.append(Event("organiser_penalty", {**log, "seat": seat, "reason": reason}))
+            out.events.append(OrganiserPenalty(sender, verb, seat, reason))
             if was_alive:
                 self.remove(seat, "penalty", out)
             self.post("common/penalty", out, player=self.name(seat), reason=reason)
@@ -388,22 +402,22 @@ class Game:
             old = self.name(seat)
             self.player(seat).name = new
             self._roster = None
-            out.events.append(Event("organiser_replace", {**log, "seat": seat, "old": old, "new": new}))
+            out.events.append(OrganiserReplace(sender, verb, seat, old, new))
             self.post("common/replaced", out, old=old, new=new, seat=seat)
             self.reply(sender, "common/organiser_done", out, verb=verb, player=old, new=new)
             self.reply(new, f"{self.ruleset.id}/role", out, **self.ruleset.role_reply_data(seat))
         elif verb == "extend":
             seconds = int(cmd.number or 0)
             self.extensions[self.phase.id] = self.extensions.get(self.phase.id, 0) + seconds
-            out.events.append(Event("deadline_extended", {**log, "phase_id": self.phase.id, "seconds": seconds}))
+            out.events.append(DeadlineExtended(sender, verb, self.phase.id, seconds))
             self.post("common/deadline_extended", out, seconds=seconds, phase_id=self.phase.id)
             self.reply(sender, "common/organiser_done", out, verb=verb, seconds=seconds)
         elif verb in ("pause", "resume"):
             self.paused = verb == "pause"
-            out.events.append(Event(f"game_{verb}d", log))
+            out.events.append((GamePaused if verb == "pause" else GameResumed)(sender, verb))
             self.post(f"common/game_{verb}d", out)
             self.reply(sender, "common/organiser_done", out, verb=verb)
         elif verb == "end":
-            out.events.append(Event("organiser_end", log))
+            out.events.append(OrganiserEnd(sender, verb))
             self.reply(sender, "common/organiser_done", out, verb=verb)
             self.ruleset.end_now(out)

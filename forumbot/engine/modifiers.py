@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from forumbot.engine.types import Event, Step
+from forumbot.engine.events import Chance, ModifierDrawn
+from forumbot.engine.types import Step
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -31,12 +32,12 @@ def draw_modifier(game: Game, table: dict[str, float], day: int, out: Step, excl
             chosen = k
             break
         x -= w
-    out.events.append(Event("modifier_drawn", {"purpose": purpose, "day": day, "chosen": chosen}))
+    out.events.append(ModifierDrawn(purpose, day, chosen))
     return chosen
 
 
 def chance(game: Game, p: float, purpose: str, out: Step) -> bool:
     """A seeded coin with probability ``p`` for ``purpose``, recorded as a ``chance`` event."""
     hit = game.rng(purpose).random() < p
-    out.events.append(Event("chance", {"purpose": purpose, "p": p, "hit": hit}))
+    out.events.append(Chance(purpose, p, hit))
     return hit

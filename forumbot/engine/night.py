@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from forumbot.engine.events import TeamOrder
 from forumbot.engine.orders import Order, TeamOrders
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Step
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -51,10 +52,8 @@ class NightActions:
         ``actor``, ``verb``, ``target`` names, ``replaced`` and ``data``) to every other member of
         ``members`` who is alive. Returns the order it replaced, if any."""
         previous = self.orders.give(team, order)
-        out.events.append(Event("team_order", {
-            "team": team, "actor": order.actor, "verb": order.verb, "target": order.target,
-            "replaced": previous.target if previous else None, "phase_id": game.phase.id,
-        }))
+        out.events.append(TeamOrder(team, order.actor, order.verb, order.target,
+                                    previous.target if previous else None, game.phase.id))
         others = [s for s in members if s != order.actor and game.player(s).alive]
         tell(
             game, others, relay_key, out, actor=game.name(order.actor), verb=order.verb, target=game.name(order.target),

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from forumbot.engine import actions as _actions
 from forumbot.engine.actions import Action
-from forumbot.engine.types import Event, Winner
+from forumbot.engine.events import Rejected
+from forumbot.engine.types import Winner
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -106,7 +107,7 @@ class Ruleset:
         Nothing else changes: every ruleset refuses a command this way (the organiser and the
         simulator count these events)."""
         g = self.game
-        out.events.append(Event("rejected", {"seat": seat, "verb": cmd.verb, "reason": reason}))
+        out.events.append(Rejected(seat, cmd.verb, reason))
         g.reply(seat, f"{self.id}/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
                 round=g.phase.round, **data)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forumbot.engine.types import Event, Step
+from forumbot.engine.events import SeatsReshuffled
+from forumbot.engine.types import Step
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -35,5 +36,5 @@ def reshuffle(game: Game, seating: list[int], purpose: str, out: Step) -> list[i
     """A seeded reshuffle of ``seating``, recorded as an event."""
     new = list(seating)
     game.rng(purpose).shuffle(new)
-    out.events.append(Event("seats_reshuffled", {"purpose": purpose, "seating": new}))
+    out.events.append(SeatsReshuffled(purpose, new))
     return new

@@ -8,7 +8,8 @@ The election itself is a vote like any other (:mod:`forumbot.engine.votes`; vamp
 
 from __future__ import annotations
 
-from forumbot.engine.types import Event, Step
+from forumbot.engine.events import TitleGiven
+from forumbot.engine.types import Step
 
 
 class Title:
@@ -24,7 +25,7 @@ class Title:
         """Make ``seat`` the holder (``how``: "elected", "drawn", "named"...), recorded as an event."""
         self.holder = seat
         self.history.append((seat, how))
-        out.events.append(Event("title", {"title": self.name, "seat": seat, "how": how}))
+        out.events.append(TitleGiven(self.name, seat, how))
 
     def vacate(self) -> None:
         """Nobody holds the title (its holder died and no successor is known yet)."""

@@ -10,8 +10,8 @@ Replies and posts carry a template key and plain JSON-able data; text is made la
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Literal
 
 Channel = Literal["pm", "thread"]
 
@@ -41,12 +41,35 @@ class Deadline:
 Input = Message | Deadline
 
 
+def optional(default: Any = None) -> Any:
+    """A field of an :class:`Event` subclass that :attr:`Event.data` leaves out while it holds ``default``
+    (a key some facts of a kind carry and others do not, e.g. ``thread`` on a refusal read from the thread)."""
+    return field(default=default, metadata={"optional": True, "default": default})
+
+
+
 @dataclass(frozen=True)
 class Event:
-    """A fact: ``kind`` (snake_case) and JSON-able ``data``."""
+    """A fact, for the log, the report and the simulator: one frozen dataclass per kind, subclasses of this
+    one (the engine's in :mod:`forumbot.engine.events`, a ruleset's next to its rules), each naming its
+    ``kind`` (snake_case) and declaring its fields. :attr:`data` is the fact as JSON-able data."""
 
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    kind: ClassVar[str] = "event"
+    #: field name -> the key :attr:`data` writes it under, where they differ (``for`` is a Python keyword;
+    #: ``kind`` names the event's class)
+    keys: ClassVar[dict[str, str]] = {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The fields in declaration order (under their :attr:`keys`), without an :func:`optional` field that
+        holds its default."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.metadata.get("optional") and value == f.metadata["default"]:
+                continue
+            out[self.keys.get(f.name, f.name)] = value
+        return out
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
-from forumbot.engine.types import Event, Step
+from forumbot.engine.events import Draw
+from forumbot.engine.types import Step
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
@@ -150,7 +151,7 @@ def seeded_draw(game: Game, among: Iterable[int], purpose: str, out: Step) -> in
     a draw never shifts another), recorded as a ``draw`` event."""
     pool = sorted(among)
     chosen = game.rng(purpose).choice(pool)
-    out.events.append(Event("draw", {"purpose": purpose, "among": pool, "chosen": chosen}))
+    out.events.append(Draw(purpose, pool, chosen))
     return chosen
 
 

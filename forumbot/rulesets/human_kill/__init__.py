@@ -31,9 +31,10 @@ from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.table import reshuffle, round_table
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Step
 from forumbot.engine.votes import Change, Vote, VoteRule
 from forumbot.language.types import Command
+from forumbot.rulesets.human_kill import events as ev
 from forumbot.rulesets.human_kill.roles import (
     ALL_GREAT,
     DAY_ORDER,
@@ -380,7 +381,7 @@ class HumanKill(Ruleset):
                 raise SetupError(f"human_kill has at most one {r}")
         self.windows = [w for w in DAY_ORDER if w == "exorcism" or self.counts[WINDOW_ROLE[w]]]
         self.seating = [p.seat for p in g.players]
-        out.events.append(Event("setup", {"counts": self.counts, "windows": self.windows}))
+        out.events.append(ev.Setup(counts=self.counts, windows=self.windows))
         for p in g.players:
             g.reply(p.seat, "human_kill/role", out, **self.role_reply_data(p.seat))
         g.post("human_kill/opening", out, players=[p.name for p in g.players], counts=self.present_counts(),
@@ -462,7 +463,7 @@ class HumanKill(Ruleset):
         choice, self.iku_choice = self.iku_choice, None
         if choice is None or not g.living(IKU):
             return
-        out.events.append(Event("iku", {"round": self.round, "choice": choice}))
+        out.events.append(ev.Iku(round=self.round, choice=choice))
         if choice == "cancel":
             self.iku_spent = True
             self.log.append({"round": self.round, "action": "iku_cancel"})
@@ -480,7 +481,7 @@ class HumanKill(Ruleset):
         self.check_done = target
         failed = self._fails("check", target, out)
         seen = None if failed else remilia_sees(g.player(target).role)
-        out.events.append(Event("check", {"seat": seat, "target": target, "seen": seen, "round": self.round}))
+        out.events.append(ev.Check(seat=seat, target=target, seen=seen, round=self.round))
         self.log.append({"round": self.round, "action": "check", "target": g.name(target), "result": seen, "failed": failed})
         g.reply(seat, "human_kill/check_result", out, round=self.round, target=g.name(target), seen=seen,
                 read_as=g.read_as(cmd))
@@ -496,7 +497,7 @@ class HumanKill(Ruleset):
         g = self.game
         target = None if cmd.verb == "abstain" else cmd.targets[0]
         self.exorcism.cast(seat, () if target is None else (target,))
-        out.events.append(Event("exorcise_ballot", {"round": self.round, "voter": seat, "choice": target}))
+        out.events.append(ev.ExorciseBallot(round=self.round, voter=seat, choice=target))
         name = g.name(target) if target else None
         self._recorded(seat, cmd, "exorcise", out, target=name, relayed=g.names([s for s in self.exorcism.voters or () if s != seat]))
         for s in self.exorcism.voters or ():
@@ -545,14 +546,14 @@ class HumanKill(Ruleset):
         target = cmd.targets[0]
         st["seq"] += 1
         st["volunteers"][seat] = (target, st["seq"])
-        out.events.append(Event("volunteer", {"round": self.round, "seat": seat, "for": target}))
+        out.events.append(ev.Volunteer(round=self.round, seat=seat, for_=target))
         self._recorded(seat, cmd, "stand_in", out, target=g.name(target))
 
     def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
         g = self.game
         assert self.election is not None
         self.election.withdraw_candidate(seat)
-        out.events.append(Event("withdrawn", {"seat": seat, "phase": g.phase.kind}))
+        out.events.append(ev.Withdrawn(seat=seat, phase=g.phase.kind))
         # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
         self._recorded(seat, cmd, "withdraw", out, votes=g.phase.kind == "election")
 
@@ -568,8 +569,7 @@ class HumanKill(Ruleset):
         target = None if cmd.verb == "abstain" else cmd.targets[0]
         weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
         v.cast(seat, () if target is None else (target,), weight=weight)
-        out.events.append(Event("ballot", {"kind": g.phase.kind, "round": self.round, "number": v.number,
-                                           "voter": seat, "choice": target, "weight": weight}))
+        out.events.append(ev.Ballot(phase_kind=g.phase.kind, round=self.round, number=v.number, voter=seat, choice=target, weight=weight))
         self._recorded(seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
                        changeable=v.allow_change, sage_vote=g.phase.kind in SAGE_VOTE_KINDS)
 
@@ -610,14 +610,14 @@ class HumanKill(Ruleset):
         if seat in self.sealed:
             if not self.sealed[seat]:
                 self.sealed[seat] = True
-                out.events.append(Event("utsuho_speech", {"seat": seat}))
+                out.events.append(ev.UtsuhoSpeech(seat=seat))
             else:
-                out.events.append(Event("sealed_post", {"seat": seat, "name": g.name(seat)}))
+                out.events.append(ev.SealedPost(seat=seat, name=g.name(seat)))
                 for org in g.organisers:
                     g.reply(org, "human_kill/sealed_post", out, player=g.name(seat))
             return
         if self.w("noumu") and len(text.strip()) > self.params.noumu_limit:
-            out.events.append(Event("long_post", {"seat": seat, "length": len(text.strip())}))
+            out.events.append(ev.LongPost(seat=seat, length=len(text.strip())))
             for org in g.organisers:
                 g.reply(org, "human_kill/long_post", out, player=g.name(seat), length=len(text.strip()),
                         limit=self.params.noumu_limit)
@@ -737,8 +737,7 @@ class HumanKill(Ruleset):
         if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
             protected = not self._fails("disguise", target, out)
         self.exorcised = None if (target is None or protected) else target
-        out.events.append(Event("exorcism_closed", {"round": self.round, "target": target, "how": how,
-                                                    "protected": protected}))
+        out.events.append(ev.ExorcismClosed(round=self.round, target=target, how=how, protected=protected))
         self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
                          "how": how, "protected": protected,
                          "disguise": g.name(self.disguise) if self.disguise else None})
@@ -827,7 +826,7 @@ class HumanKill(Ruleset):
         new = self.successor if self.successor is not None and self.active(self.successor) else None
         self.successor = None
         self.sage = new
-        out.events.append(Event("sage_changed", {"from": old, "to": new}))
+        out.events.append(ev.SageChanged(from_=old, to=new))
         self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
                          "to": g.name(new) if new else None})
         g.post("human_kill/succession", out, round=self.round, old=g.name(old), new=g.name(new) if new else None)
@@ -870,7 +869,7 @@ class HumanKill(Ruleset):
                 v = offers[0][2]
                 final.append((v, how))
                 subs.append((seat, v))
-                out.events.append(Event("substituted", {"round": self.round, "for": seat, "by": v}))
+                out.events.append(ev.Substituted(round=self.round, for_=seat, by=v))
                 self.log.append({"round": self.round, "action": "souten", "for": g.name(seat), "by": g.name(v)})
             else:
                 final.append((seat, how))
@@ -921,7 +920,7 @@ class HumanKill(Ruleset):
             self.deaths.append({"round": self.round, "seat": seat, "how": how})
         if self.sage in removed and self.sage == self.fresh_sage and not self.w("tenkiame"):
             self.succession_from, self.sage, self.successor = self.sage, None, None
-            out.events.append(Event("sage_out", {"seat": self.succession_from}))
+            out.events.append(ev.SageOut(seat=self.succession_from))
             return removed
         if self.sage in removed:
             old = self.sage
@@ -931,7 +930,7 @@ class HumanKill(Ruleset):
             if self.sage is not None:
                 g.reply(self.sage, "human_kill/recorded", out, action="sage", round=self.round, read_as=[],
                         weight=self.params.sage_weight)
-            out.events.append(Event("sage_changed", {"from": old, "to": self.sage}))
+            out.events.append(ev.SageChanged(from_=old, to=self.sage))
             self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
                              "to": g.name(self.sage) if self.sage else None})
         return removed
@@ -975,8 +974,7 @@ class HumanKill(Ruleset):
             v.void_ballots(lambda b: bool(b.choices) and chance(g, self.params.fail_chance,
                                                                 f"taifuu:{self.round}:{v.number}:{b.voter}", out))
         outcome = v.close(self.playing())
-        out.events.append(Event("banish_closed", {"round": self.round, "number": outcome.number, "kind": outcome.kind,
-                                                  "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        out.events.append(ev.BanishClosed(round=self.round, number=outcome.number, vote_kind=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
         chosen = outcome.chosen
         dying: list[tuple[int, str]] = []
         utsuho = parsee = False
@@ -1068,8 +1066,7 @@ class HumanKill(Ruleset):
         kind, tied = outcome.kind, outcome.tied
         if decision.how == "runoff":
             kind, tied = "runoff", decision.among
-        out.events.append(Event("sage_vote_closed", {"number": outcome.number, "kind": kind,
-                                                     "chosen": outcome.chosen, "tied": list(tied)}))
+        out.events.append(ev.SageVoteClosed(number=outcome.number, vote_kind=kind, chosen=outcome.chosen, tied=list(tied)))
         counts = outcome.counts
         g.post("human_kill/sage_result", out, round=self.round, number=outcome.number,
                result="no_votes" if kind == "none" else kind,
@@ -1109,7 +1106,7 @@ class HumanKill(Ruleset):
     def _sage_done(self, sage: int | None, why: str, out: Step, posted: bool = False) -> None:
         g = self.game
         self.sage = self.fresh_sage = sage
-        out.events.append(Event("sage_elected", {"seat": sage, "why": why}))
+        out.events.append(ev.SageElected(seat=sage, why=why))
         self.log.append({"round": self.round, "action": "sage", "sage": g.name(sage) if sage else None, "why": why})
         if not posted:
             g.post("human_kill/sage_result", out, round=self.round, number=0, result=why, ballots=[], counts=[],

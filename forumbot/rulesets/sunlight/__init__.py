@@ -18,9 +18,10 @@ from forumbot.engine.game import Game
 from forumbot.engine.orders import Order, TeamOrders
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.strikes import Strikes
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Step
 from forumbot.engine.votes import Ballot, Vote, VoteRule
 from forumbot.language.types import Command
+from forumbot.rulesets.sunlight import events as ev
 
 KILLER, GOOD = "killer", "good"
 CLUES = (1, 2, 3)
@@ -210,7 +211,7 @@ class Sunlight(Ruleset):
         ballot = self.vote.cast(seat, targets)
         assert ballot is not None  # he has no standing ballot (the first stands: checked before)
         void = ballot.void  # a self-vote
-        out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choices": targets, "void": void}))
+        out.events.append(ev.Ballot(round=g.phase.round, voter=seat, choices=targets, void=void))
         key = "sunlight/vote_self" if void else "sunlight/vote_recorded"
         points = list(self.params.points[: len(targets)])
         g.reply(seat, key, out, round=g.phase.round, choices=g.names(targets), points=points, read_as=g.read_as(cmd))
@@ -219,7 +220,7 @@ class Sunlight(Ruleset):
         g = self.game
         target = cmd.targets[0]
         previous = self.orders.give(KILLER, Order(seat, "kill", target))
-        out.events.append(Event("kill_order", {"round": g.phase.round, "killer": seat, "target": target}))
+        out.events.append(ev.KillOrder(round=g.phase.round, killer=seat, target=target))
         g.reply(
             seat, "sunlight/kill_recorded", out, round=g.phase.round, target=g.name(target),
             replaced=g.name(previous.target) if previous else None, read_as=g.read_as(cmd),
@@ -237,7 +238,7 @@ class Sunlight(Ruleset):
         before = self.s.clue_poll.ballot_of(seat)
         previous = before.choices[0] if before else None
         self.s.clue_poll.cast(seat, (number,), weight=1)  # whole votes: the counts are published as integers
-        out.events.append(Event("clue_vote", {"round": g.phase.round, "voter": seat, "clue": number}))
+        out.events.append(ev.ClueVote(round=g.phase.round, voter=seat, clue=number))
         g.reply(seat, "sunlight/clue_recorded", out, number=number, replaced=previous)
 
     # --- phases -----------------------------------------------------------------------------------
@@ -305,7 +306,7 @@ class Sunlight(Ruleset):
             out_seat, list(outcome.tied), warned, suicides,
         )
         s.votes.append(record)
-        out.events.append(Event("vote_closed", {"round": round_, "out": out_seat, "suicides": suicides, "warned": warned}))
+        out.events.append(ev.VoteClosed(round=round_, out=out_seat, suicides=suicides, warned=warned))
         for seat in warned:
             g.reply(seat, "sunlight/warning", out, round=round_, strikes=self.strikes.of(seat), limit=p.strikes_to_suicide)
         for seat in suicides:
@@ -370,7 +371,7 @@ class Sunlight(Ruleset):
                 s.to_publish.append({"number": number, **content})
             if not leaders:
                 s.poll_nothing = "no_clue" if counts else "no_votes"
-            out.events.append(Event("clue_poll_closed", {"round": g.phase.round, "counts": counts, "published": leaders}))
+            out.events.append(ev.CluePollClosed(round=g.phase.round, counts=counts, published=leaders))
         s.clue_options, s.clue_poll, s.clue_snapshot = [], Vote(CLUE_POLL), None
         self._open_kill(g.phase.round + 1, out)
 
@@ -392,7 +393,7 @@ class Sunlight(Ruleset):
         for seat in g.alive():
             s.survival[seat] = s.survival.get(seat, 0) + 1
         s.kills.append(KillRecord(round_, self.killer, victim))
-        out.events.append(Event("kill_closed", {"round": round_, "victim": victim}))
+        out.events.append(ev.KillClosed(round=round_, victim=victim))
         g.post("sunlight/kill_result", out, round=round_, victim=g.name(victim) if victim else None)
         self._open_vote(round_ + 1, out)
 
@@ -403,7 +404,7 @@ class Sunlight(Ruleset):
         if not goods:
             return
         chosen = g.rng(f"successor:{g.phase.id}").choice(goods)
-        out.events.append(Event("successor_drawn", {"seat": chosen, "among": goods}))
+        out.events.append(ev.SuccessorDrawn(seat=chosen, among=goods))
         self._make_successor(chosen, "drawn", out)
 
     def _make_successor(self, seat: int, how: str, out: Step) -> None:
@@ -411,7 +412,7 @@ class Sunlight(Ruleset):
         self.s.successor_pending = None
         self.s.killers.append(seat)
         g.player(seat).role = KILLER
-        out.events.append(Event("successor", {"seat": seat, "name": g.name(seat), "how": how}))
+        out.events.append(ev.Successor(seat=seat, name=g.name(seat), how=how))
         g.reply(seat, "sunlight/you_are_killer", out, name=g.name(seat), phase=g.phase.kind)
 
     def on_removed(self, seat: int, out: Step) -> None:

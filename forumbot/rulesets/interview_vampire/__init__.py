@@ -27,9 +27,10 @@ from forumbot.engine.actions import Action, Count, Distinct, Refusal, act, livin
 from forumbot.engine.dawn import DawnReports, NightPlans
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.ruleset import Params, Ruleset, register
-from forumbot.engine.types import Event, Step, Winner
+from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import BallotError, Vote, VoteRule
 from forumbot.language.types import Command
+from forumbot.rulesets.interview_vampire import events as ev
 
 HUMAN, VAMPIRE, CRIMINAL = "human", "vampire", "criminal"
 BITERS = (VAMPIRE, CRIMINAL)
@@ -221,7 +222,7 @@ class InterviewVampire(Ruleset):
         if not any(p.role == HUMAN for p in g.players):
             raise SetupError("interview_vampire needs at least one human in the draw")
         self.ever_criminals = [p.seat for p in g.players if p.role == CRIMINAL]
-        out.events.append(Event("setup", {"vampires": len(vamps), "criminals": len(self.ever_criminals)}))
+        out.events.append(ev.Setup(vampires=len(vamps), criminals=len(self.ever_criminals)))
         for p in g.players:
             g.reply(p.seat, "interview_vampire/role", out, **self.role_reply_data(p.seat))
         g.post("interview_vampire/opening", out, players=[p.name for p in g.players], vampires=len(vamps),
@@ -275,7 +276,7 @@ class InterviewVampire(Ruleset):
         g = self.game
         targets = cmd.targets
         previous = self.plans.set(seat, SUCK, targets)
-        out.events.append(Event("suck_plan", {"seat": seat, "targets": list(targets), "round": g.phase.round}))
+        out.events.append(ev.SuckPlan(seat=seat, targets=list(targets), round=g.phase.round))
         g.reply(seat, "interview_vampire/suck_recorded", out, round=g.phase.round, targets=g.names(targets),
                 replaced=g.names(previous.targets) if previous else None, need=self._need(seat),
                 read_as=g.read_as(cmd))
@@ -291,7 +292,7 @@ class InterviewVampire(Ruleset):
         target = cmd.targets[0]
         sucks = self.plans.targets(seat, SUCK)
         previous = self.plans.set(seat, CONVERT, (target,))
-        out.events.append(Event("convert_plan", {"seat": seat, "target": target, "round": g.phase.round}))
+        out.events.append(ev.ConvertPlan(seat=seat, target=target, round=g.phase.round))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(target),
                 replaced=g.name(previous.targets[0]) if previous and previous.targets[0] != target else None,
                 sucks=g.names(sucks), read_as=g.read_as(cmd), withdrawn=False)
@@ -304,7 +305,7 @@ class InterviewVampire(Ruleset):
         assert plan is not None
         sucks = self.plans.targets(seat, SUCK)
         self.plans.drop(seat, CONVERT)
-        out.events.append(Event("convert_withdrawn", {"seat": seat, "target": plan.targets[0], "round": g.phase.round}))
+        out.events.append(ev.ConvertWithdrawn(seat=seat, target=plan.targets[0], round=g.phase.round))
         g.reply(seat, "interview_vampire/convert_recorded", out, round=g.phase.round, target=g.name(plan.targets[0]),
                 withdrawn=True, replaced=None, sucks=g.names(sucks), read_as=[])
 
@@ -313,8 +314,7 @@ class InterviewVampire(Ruleset):
         assert self.crime_vote is not None
         ballot = self.crime_vote.cast(seat, cmd.targets)
         assert ballot is not None  # a later criminal-vote ballot replaces the earlier one
-        out.events.append(Event("crime_ballot", {"voter": seat, "choices": list(ballot.choices), "votes": list(ballot.shares),
-                                                 "round": g.phase.round}))
+        out.events.append(ev.CrimeBallot(voter=seat, choices=list(ballot.choices), votes=list(ballot.shares), round=g.phase.round))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=True, round=g.phase.round,
                 votes=[{"name": g.name(c), "votes": v} for c, v in zip(ballot.choices, ballot.shares, strict=False)],
                 read_as=g.read_as(cmd))
@@ -323,7 +323,7 @@ class InterviewVampire(Ruleset):
         g = self.game
         target = cmd.targets[0]
         self.vote.cast(seat, (target,))
-        out.events.append(Event("ballot", {"round": g.phase.round, "voter": seat, "choice": target}))
+        out.events.append(ev.Ballot(round=g.phase.round, voter=seat, choice=target))
         g.reply(seat, "interview_vampire/vote_recorded", out, night=False, round=g.phase.round,
                 votes=[{"name": g.name(target), "votes": 1}], read_as=g.read_as(cmd))
 
@@ -456,11 +456,7 @@ class InterviewVampire(Ruleset):
             "vote": [{"name": g.name(c), "votes": n} for c, n in counts],
             "dead": g.names(sorted(deaths)),
         })
-        out.events.append(Event("dawn", {
-            "round": round_, "fed": {str(b): f for b, f in fed.items()}, "converted": {str(t): v for t, v in converted.items()},
-            "criminals": new_criminals, "kills": {str(b): t for b, t in kills.items()}, "starved": starved,
-            "executed": executed, "dead": sorted(deaths),
-        }))
+        out.events.append(ev.Dawn(round=round_, fed={str(b): f for b, f in fed.items()}, converted={str(t): v for t, v in converted.items()}, criminals=new_criminals, kills={str(b): t for b, t in kills.items()}, starved=starved, executed=executed, dead=sorted(deaths)))
         # private dawn reports to the living biters of the night
         first_criminals = bool(new_criminals) and not self.criminals_told
         voters = {b.voter for b in self.crime_vote.ballots} if self.crime_vote is not None else set()
@@ -509,8 +505,7 @@ class InterviewVampire(Ruleset):
         outcome = self.vote.close(g.alive())
         chosen = outcome.chosen if outcome.kind == "decided" else None
         burns = chosen is not None and g.player(chosen).role in BITERS
-        out.events.append(Event("vote_closed", {"round": round_, "kind": outcome.kind, "chosen": chosen,
-                                                "tied": list(outcome.tied), "burns": burns}))
+        out.events.append(ev.VoteClosed(round=round_, vote_kind=outcome.kind, chosen=chosen, tied=list(outcome.tied), burns=burns))
         counts = outcome.counts
         self.days.append({"round": round_, "chosen": g.name(chosen) if chosen else None, "burned": burns,
                           "role": g.player(chosen).role if chosen else None})

@@ -37,9 +37,10 @@ from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.title import Title
 from forumbot.engine.triggers import Window, Windows
-from forumbot.engine.types import Event, Step, Winner
+from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import Vote, VoteOutcome, VoteRule, seeded_draw
 from forumbot.language.types import Command
+from forumbot.rulesets.vampire_village import events as ev
 
 VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER = (
     "vampire", "villager", "seer", "cupid", "witch", "guard", "hunter", "elder", "piper")
@@ -292,7 +293,7 @@ class VampireVillage(Ruleset):
         if any(c[r] > 1 for r in (SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER)):
             raise SetupError("vampire_village has at most one of each special role")
         self.lives = {s: self.params.elder_lives for s in self.team(ELDER)}
-        out.events.append(Event("setup", {"counts": c}))
+        out.events.append(ev.Setup(counts=c))
         for p in g.players:
             g.reply(p.seat, "vampire_village/role", out, **self.role_reply_data(p.seat))
         g.post("vampire_village/opening", out, players=[p.name for p in g.players], counts=c, **self._rules_data())
@@ -342,7 +343,7 @@ class VampireVillage(Ruleset):
     def _link(self, seat: int, cmd: Command, out: Step) -> None:
         a, b = cmd.targets
         previous, self.link_choice = self.link_choice, (a, b)
-        out.events.append(Event("link_order", {"seat": seat, "targets": [a, b]}))
+        out.events.append(ev.LinkOrder(seat=seat, targets=[a, b]))
         self._recorded(seat, cmd, out, "link", [a, b], list(previous) if previous and set(previous) != {a, b} else None)
 
     def _guard(self, seat: int, cmd: Command, out: Step) -> None:
@@ -357,7 +358,7 @@ class VampireVillage(Ruleset):
         target = cmd.targets[0]
         self.night.use("check", Order(seat, "check", target))
         self._tonight["check"] = target
-        out.events.append(Event("check", {"seat": seat, "target": target, "round": g.phase.round}))
+        out.events.append(ev.Check(seat=seat, target=target, round=g.phase.round))
         g.reply(seat, "vampire_village/seer_result", out, target=g.name(target), role=self.role_of(target),
                 round=g.phase.round, read_as=g.read_as(cmd))
 
@@ -375,7 +376,7 @@ class VampireVillage(Ruleset):
         g = self.game
         self.selfkill = seat
         mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
-        out.events.append(Event("selfkill_order", {"seat": seat, "round": g.phase.round}))
+        out.events.append(ev.SelfkillOrder(seat=seat, round=g.phase.round))
         tell(g, mates, "vampire_village/relayed", out, actor=g.name(seat), verb="selfkill", target=g.name(seat),
              replaced=None, round=g.phase.round)
         self._recorded(seat, cmd, out, "selfkill", [seat], None, relayed=g.names(mates))
@@ -397,7 +398,7 @@ class VampireVillage(Ruleset):
         g = self.game
         targets = tuple(dict.fromkeys(cmd.targets))
         previous, self.charm_choice = self.charm_choice, targets
-        out.events.append(Event("charm_order", {"seat": seat, "targets": list(targets)}))
+        out.events.append(ev.CharmOrder(seat=seat, targets=list(targets)))
         self._recorded(seat, cmd, out, "charm", list(targets),
                        list(previous) if previous and set(previous) != set(targets) else None,
                        already=g.names([t for t in targets if t in self.charmed]))
@@ -405,13 +406,13 @@ class VampireVillage(Ruleset):
     def _shoot(self, seat: int, cmd: Command, out: Step) -> None:
         target = cmd.targets[0]
         previous, self.window_choice = self.window_choice, target
-        out.events.append(Event("shot_order", {"seat": seat, "target": target}))
+        out.events.append(ev.ShotOrder(seat=seat, target=target))
         self._recorded(seat, cmd, out, "shoot", [target], [previous] if previous and previous != target else None)
 
     def _successor(self, seat: int, cmd: Command, out: Step) -> None:
         target = cmd.targets[0]
         previous, self.window_choice = self.window_choice, target
-        out.events.append(Event("successor_order", {"seat": seat, "target": target}))
+        out.events.append(ev.SuccessorOrder(seat=seat, target=target))
         self._recorded(seat, cmd, out, "successor", [target], [previous] if previous and previous != target else None)
 
     def _vote(self, seat: int, cmd: Command, out: Step) -> None:
@@ -420,8 +421,7 @@ class VampireVillage(Ruleset):
         target = cmd.targets[0]
         weight = 1.0 if kind == "election" else self.sheriff.weight_of(seat)
         self.vote.cast(seat, (target,), weight=weight)
-        out.events.append(Event("ballot", {"kind": kind, "round": g.phase.round, "number": self.vote.number, "voter": seat,
-                                           "choice": target, "weight": weight}))
+        out.events.append(ev.Ballot(vote_kind=kind, round=g.phase.round, number=self.vote.number, voter=seat, choice=target, weight=weight))
         self._recorded(seat, cmd, out, "vote", [target], None, election=kind == "election", weight=int(weight))
 
     # --- phases -----------------------------------------------------------------------------------
@@ -468,11 +468,11 @@ class VampireVillage(Ruleset):
             a, b = pair
             self.links.link(a, b)
             self._tonight["lovers"] = g.names(pair)
-            out.events.append(Event("lovers", {"seats": [a, b]}))
+            out.events.append(ev.Lovers(seats=[a, b]))
             g.reply(a, "vampire_village/lovers", out, lover=g.name(b))
             g.reply(b, "vampire_village/lovers", out, lover=g.name(a))
         else:
-            out.events.append(Event("lovers", {"seats": []}))
+            out.events.append(ev.Lovers(seats=[]))
         self._open_night_phase(1, out)
 
     def _close_night(self, out: Step) -> None:
@@ -531,12 +531,12 @@ class VampireVillage(Ruleset):
         if witch is not None:
             self.potions.use(witch.verb)
             self._tonight[witch.verb] = g.name(witch.target)
-            out.events.append(Event("potion", {"kind": witch.verb, "target": witch.target, "round": round_}))
+            out.events.append(ev.Potion(vote_kind=witch.verb, target=witch.target, round=round_))
             saved = witch.verb == "save" and witch.target == target
         if target is not None and g.player(target).alive:
             if self.role_of(target) == ELDER and target != self.guarded:
                 self.lives[target] -= 1
-                out.events.append(Event("elder_life", {"seat": target, "lives": self.lives[target]}))
+                out.events.append(ev.ElderLife(seat=target, lives=self.lives[target]))
                 if self.lives[target] <= 0:
                     if saved:
                         self.lives[target] = 1
@@ -552,13 +552,12 @@ class VampireVillage(Ruleset):
         charmed_now = [s for s in self.charm_choice if g.player(s).alive and s not in self.charmed]
         self.charmed.update(charmed_now)
         if charmed_now:
-            out.events.append(Event("charmed", {"seats": charmed_now, "round": round_}))
+            out.events.append(ev.Charmed(seats=charmed_now, round=round_))
         lost_before = self.powers_lost
         dead = self._die(batch, out)
         self._tonight["dead"] = g.names(dead)
         self.nights.append(dict(self._tonight))
-        out.events.append(Event("night_closed", {"round": round_, "target": target, "guarded": self.guarded,
-                                                 "saved": saved, "dead": dead}))
+        out.events.append(ev.NightClosed(round=round_, target=target, guarded=self.guarded, saved=saved, dead=dead))
         # 「從被殺者的下一位開始…順時針」: from the seat after the first of the dead as announced (never
         # the vampires' victim in particular: that would tell who was poisoned), else from seat 1
         over = self.win_check() is not None
@@ -603,7 +602,7 @@ class VampireVillage(Ruleset):
             self.deaths.append({"round": g.phase.round, "seat": seat, "how": cause, "phase": g.phase.kind})
             if self.role_of(seat) == ELDER and cause in ("poisoned", "shot", "voted", "drawn") and not self.powers_lost:
                 self.powers_lost = True
-                out.events.append(Event("powers_lost", {"elder": seat, "cause": cause}))
+                out.events.append(ev.PowersLost(elder=seat, cause=cause))
             for partner in self.links.chain([seat], g.alive()):
                 queue.append((partner, "lover"))
             if self.sheriff.holder == seat:
@@ -673,7 +672,7 @@ class VampireVillage(Ruleset):
         if w.kind == "shot":
             if not self._may_shoot(w):
                 choice = None
-            out.events.append(Event("shot", {"seat": w.seat, "target": choice}))
+            out.events.append(ev.Shot(seat=w.seat, target=choice))
             if choice is not None:  # only a shot is announced: no shot says nothing (README ruling 2026-12)
                 self.hunter_shot = True
                 lost_before = self.powers_lost
@@ -729,8 +728,7 @@ class VampireVillage(Ruleset):
     def _close_election(self, out: Step) -> None:
         g = self.game
         outcome = self.vote.close(g.alive())
-        out.events.append(Event("vote_closed", {"kind": "election", "number": outcome.number, "result": outcome.kind,
-                                                "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        out.events.append(ev.VoteClosed(vote_kind="election", number=outcome.number, result=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
         decision = self.vote.decide(g, outcome, f"sheriff:{outcome.number}", out)
         result = "elected" if decision.how == "decided" else decision.how
         chosen = decision.chosen
@@ -747,8 +745,7 @@ class VampireVillage(Ruleset):
         g = self.game
         round_ = g.phase.round
         outcome = self.vote.close(g.alive())
-        out.events.append(Event("vote_closed", {"kind": "vote", "number": outcome.number, "result": outcome.kind,
-                                                "chosen": outcome.chosen, "tied": list(outcome.tied)}))
+        out.events.append(ev.VoteClosed(vote_kind="vote", number=outcome.number, result=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
         decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
         result, chosen = decision.how, decision.chosen
         lost_before = self.powers_lost

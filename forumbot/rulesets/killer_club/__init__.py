@@ -30,9 +30,10 @@ from forumbot.engine.orders import Order
 from forumbot.engine.ruleset import Params, Ruleset, register
 from forumbot.engine.series import repeated_victim
 from forumbot.engine.speaking import speaking_order
-from forumbot.engine.types import Event, Step
+from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote, VoteOutcome, VoteRule
 from forumbot.language.types import Command
+from forumbot.rulesets.killer_club import events as ev
 
 KILLER, POLICE, HELPER, NURSE, CIVILIAN = "killer", "police", "helper", "nurse", "civilian"
 ROLES = (KILLER, POLICE, HELPER, NURSE, CIVILIAN)
@@ -232,7 +233,7 @@ class KillerClub(Ruleset):
         if limit is None:
             limit = last_words_limit(self.start_counts[KILLER], len(g.players))
         self.first = FirstDeaths(limit)
-        out.events.append(Event("setup", {"counts": self.start_counts, "last_words": limit, "banned_first_victim": self.banned}))
+        out.events.append(ev.Setup(counts=self.start_counts, last_words=limit, banned_first_victim=self.banned))
         for p in g.players:
             g.reply(p.seat, "killer_club/role", out, **self.role_reply_data(p.seat))
         g.post(
@@ -316,7 +317,7 @@ class KillerClub(Ruleset):
         order = Order(seat, "check", target)
         self.night.use(key, order)
         self._tonight[key] = order
-        out.events.append(Event("check", {"role": role, "seat": seat, "target": target, "round": g.phase.round}))
+        out.events.append(ev.Check(role=role, seat=seat, target=target, round=g.phase.round))
         if role == POLICE:
             living = [s for s in self.team(POLICE) if g.player(s).alive]
             tell(
@@ -348,7 +349,7 @@ class KillerClub(Ruleset):
         order = Order(seat, "ask", target)
         self.night.use("ask", order)
         self._tonight["ask"] = order
-        out.events.append(Event("ask", {"seat": seat, "target": target, "round": g.phase.round}))
+        out.events.append(ev.Ask(seat=seat, target=target, round=g.phase.round))
         g.reply(seat, "killer_club/ask_result", out, target=g.name(target), is_police=g.player(target).role == POLICE,
                 round=g.phase.round, read_as=g.read_as(cmd))
 
@@ -364,7 +365,7 @@ class KillerClub(Ruleset):
         g = self.game
         target = cmd.targets[0]
         self.vote.cast(seat, (target,))
-        out.events.append(Event("ballot", {"round": g.phase.round, "number": self.vote.number, "voter": seat, "choice": target}))
+        out.events.append(ev.Ballot(round=g.phase.round, number=self.vote.number, voter=seat, choice=target))
         g.reply(seat, "killer_club/vote_recorded", out, round=g.phase.round, number=self.vote.number,
                 target=g.name(target), read_as=g.read_as(cmd))
 
@@ -372,7 +373,7 @@ class KillerClub(Ruleset):
         g = self.game
         target = cmd.targets[0]
         previous, self.choice = self.choice, target
-        out.events.append(Event("victim_choice", {"seat": seat, "chosen": target}))
+        out.events.append(ev.VictimChoice(seat=seat, chosen=target))
         g.reply(seat, "killer_club/choice_recorded", out, target=g.name(target),
                 replaced=g.name(previous) if previous and previous != target else None, read_as=g.read_as(cmd))
 
@@ -417,7 +418,7 @@ class KillerClub(Ruleset):
             order = self._tonight.get(key)
             record[label] = g.name(order.target) if order else None
         self.nights.append(record)
-        out.events.append(Event("night_closed", {"round": round_, "target": target, "saved": saved, "victim": victim}))
+        out.events.append(ev.NightClosed(round=round_, target=target, saved=saved, victim=victim))
         if round_ == 1:
             self.first_night_victim = victim
         self.night_victim = victim
@@ -441,9 +442,7 @@ class KillerClub(Ruleset):
         g = self.game
         round_ = g.phase.round
         outcome = self.vote.close(g.alive())
-        out.events.append(Event("vote_closed", {
-            "round": round_, "number": outcome.number, "kind": outcome.kind, "chosen": outcome.chosen, "tied": list(outcome.tied),
-        }))
+        out.events.append(ev.VoteClosed(round=round_, number=outcome.number, vote_kind=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
         decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
         result = "choice" if decision.how == "chooser" else decision.how
         chosen = decision.chosen
@@ -491,7 +490,7 @@ class KillerClub(Ruleset):
         how, chosen = decision.how, decision.chosen
         victim = self.choice_by
         self.choice_by, self.choice_among, self.choice = None, (), None
-        out.events.append(Event("choice_closed", {"round": round_, "chosen": chosen, "how": how}))
+        out.events.append(ev.ChoiceClosed(round=round_, chosen=chosen, how=how))
         if chosen is not None:
             self.first.record(chosen)  # counted now so the post can say whether he leaves last words
         g.post("killer_club/choice_result", out, round=round_, victim=g.name(victim) if victim else None,
