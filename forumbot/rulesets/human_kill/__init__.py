@@ -1,9 +1,11 @@
 """人类杀 (human_kill): a reverse werewolf. The humans hide among the youkai and exorcise one player
 each day by private vote; each night everyone speaks and votes to banish one suspected human.
 
-Rulebook: ``shared/seeds/003_2de32bbb5fd32c07.txt``; roles, distribution and weather:
-``shared/seeds/human_kill-roles.md``; rulings: ``shared/seeds/README.md`` § human_kill; for players
-and organisers: ``docs/human_kill.md``. Roles, factions and tables: :mod:`.roles`.
+Rulebook: 《人类杀》; roles, distribution and weather: its appendix (the same game's public rules); the
+rulings on what they leave open are dated (2026-12); for players and organisers: ``docs/human_kill.md``.
+This module holds set-up, resolution and the win rule; the package declares the rest: ``params`` (the
+season's parameters), ``roles`` (roles, factions, tables, weather), ``actions`` (the votes, who may do
+what), ``views`` (what posts and replies show), ``events`` (the facts).
 
 Timeline of round r: the day actors' windows, each its own phase (``remilia``, ``mamizou``,
 ``exorcism``, ``yukari``, ``doremy``: only those of roles dealt in this game, every day, whether the
@@ -22,19 +24,29 @@ and the sage election, declared in :data:`EXORCISM`, :data:`BANISH` and :data:`S
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from pydantic import Field
-
-from forumbot.engine.actions import Action, Count, Each, GateStep, Refusal, act, living, named, not_self
+from forumbot.engine.actions import act
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
-from forumbot.engine.ruleset import Params, Ruleset, register
+from forumbot.engine.ruleset import Ruleset, register
 from forumbot.engine.table import reshuffle, round_table
 from forumbot.engine.types import Step
-from forumbot.engine.votes import Change, Vote, VoteRule
+from forumbot.engine.votes import Change, Vote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
+from forumbot.rulesets.human_kill import views
+from forumbot.rulesets.human_kill.actions import (
+    ACTIONS,
+    BANISH,
+    EXORCISM,
+    SAGE_ELECTION,
+    SAGE_VOTE_KINDS,
+    VOTE_KINDS,
+    WINDOW_ROLE,
+    unknown_verb,
+)
+from forumbot.rulesets.human_kill.params import HumanKillParams
 from forumbot.rulesets.human_kill.roles import (
     ALL_GREAT,
     DAY_ORDER,
@@ -47,253 +59,19 @@ from forumbot.rulesets.human_kill.roles import (
     NOT_DAY_ONE,
     PARSEE,
     REIMU,
-    REMILIA,
     RINNOSUKE,
     ROLES,
     STANDARD,
     TAKERS,
     UTSUHO,
-    WEATHER,
     YOUKAI,
     YUKARI,
-    Row,
     remilia_sees,
     row_counts,
     thirds_counts,
 )
 
-WINDOW_ROLE = {"iku": IKU, "remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
-VOTE_KINDS = ("banish", "banish_runoff")
-SAGE_VOTE_KINDS = ("sage_vote", "sage_runoff")
-#: The humans' exorcism (README § human_kill): 「humans ... pick any living player, a human included, by PM;
-#: abstain allowed; plurality at the deadline; all abstain or a tie: nobody (config)」 (the team talks until
-#: the deadline: a later ballot replaces the earlier one). ``last_tie`` is the ``exorcise_tie`` parameter.
-EXORCISM = VoteRule("exorcism", votes=1, last_tie="nobody", change="replace", abstain=True)
-#: The night's banish vote (README § human_kill): 「everyone votes to banish (abstain allowed); the top is out;
-#: a tie: the tied speak again and everyone votes among them; tied again, or a top of 0: nobody」; 「The sage's
-#: banish vote counts 1.5」. ``votes`` (``banish_votes``; 1 under 凪) and ``change`` (``change_vote``) are set
-#: when it opens.
-BANISH = VoteRule("banish vote", votes=2, last_tie="nobody", abstain=True)
-#: The sage election (README § human_kill): 「only those who withdrew vote (abstain allowed); a tie: the tied
-#: speak again and everyone but the tied votes among them; tied again, or nobody withdrew, or everyone did:
-#: no sage」; 「A first sage vote in which everyone abstains is a tie of all candidates (run-off); a second
-#: all-abstain: no sage」 (ruling 2026-12). Everybody stands unless they withdraw (:meth:`Vote.withdraw_candidate`).
-SAGE_ELECTION = VoteRule("sage election", votes=2, last_tie="nobody", no_votes="tie", abstain=True)
-
-
-class HumanKillParams(Params):
-    """Season parameters of human_kill; defaults are the rulebook's and the README's rulings."""
-
-    distribution: Literal["standard", "thirds"] = Field(
-        "standard", description="standard: the table by player count; thirds: the rulebook's thirds rule")
-    table: dict[int, Row] = Field(default_factory=dict, description="rows replacing the standard table's, by player count")
-    extra_great: list[Literal["iku"]] = Field(
-        default_factory=list, description="great youkai in no preset (iku), each dealt in an ordinary youkai's place; needs the weather")
-    human_threshold: int = Field(8, ge=1, description="from this many players the humans win by 重创 (all ordinary or all great youkai out), below it by 清剿")
-    exorcise_tie: Literal["nobody", "draw"] = Field("nobody", description="the exorcism ties or all abstain: nobody, or a seeded draw among the tied")
-    banish_votes: int = Field(2, ge=1, description="banish votes a night: the first and the run-offs among the tied")
-    change_vote: bool = Field(False, description="a later banish or sage ballot replaces the earlier one")
-    last_words_rounds: int = Field(2, ge=0, description="players out in the first N rounds leave last words")
-    will_phases: int = Field(1, ge=0, description="phases after a death in which the last words may be posted")
-    sage: bool = Field(False, description="the optional sage election on round 1")
-    sage_weight: float = Field(1.5, gt=0, description="the sage's banish vote")
-    weather: bool = Field(False, description="the optional weather: one drawn each day")
-    weather_weights: dict[str, float] = Field(default_factory=lambda: dict(WEATHER), description="weather id -> draw weight")
-    kyokkou_chance: float = Field(0.05, ge=0, le=1, description="极光: the chance that the day's real weather is hidden")
-    fail_chance: float = Field(0.5, ge=0, le=1, description="烈日: the chance that a role's action on a target fails; 台风: a ballot is blown away")
-    noumu_limit: int = Field(10, ge=1, description="浓雾: the longest post, in characters")
-
-
-# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
-# The judge of 人类杀 answers "you are out" and "you are sealed" before anything else (taking along and
-# naming a successor aside), then the role, then the window: every gate below says so (_PLAYING).
-_PLAYING: tuple[GateStep, ...] = ("alive", "who", "role", "phase", "extra")
-
-
-def _not_sealed(rs: Any, seat: int) -> bool:
-    """A banished Utsuho is alive but out of play (announced)."""
-    return seat not in rs.sealed
-
-
-def _playing(key: str, verbs: tuple[str, ...], handler: str, **kw: Any) -> Action:
-    """An action of a player in play (alive, not sealed)."""
-    kw.setdefault("order", _PLAYING)
-    return Action(key, verbs, handler, who=_not_sealed, who_reason="sealed", **kw)
-
-
-def _window(key: str, verbs: tuple[str, ...], handler: str, role: str, kind: str, **kw: Any) -> Action:
-    """A role's action in its day window (its holder is reminded whether he has acted or not)."""
-    kw.setdefault("owes", lambda rs, seat: True)
-    return _playing(key, verbs, handler, roles=(role,), phases=(kind,), **kw)
-
-
-_ONE_LIVING = (Count(1, 1), living())
-
-
-def _iku_left(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return Refusal("iku_spent") if rs.iku_spent else None
-
-
-def _yukari_left(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """Each of Yukari's powers works once a game."""
-    return Refusal("used_up", {"what": cmd.verb}) if cmd.verb in rs.yukari_used else None
-
-
-def _not_kaisei(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """快晴: the exorcism target is protected neither by Mamizou's disguise nor by Yukari's save."""
-    return Refusal("kaisei") if rs.w("kaisei") else None
-
-
-def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return None if rs.check_done is None else Refusal("already_checked", {"target": rs.game.name(rs.check_done)})
-
-
-def _dream_targets(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """One or two players (a name written twice counts once), neither Doremy nor a dead player."""
-    g = rs.game
-    targets = tuple(dict.fromkeys(cmd.targets))
-    if not 1 <= len(targets) <= 2:
-        return Refusal("two_targets", {"count": len(cmd.targets)})
-    for t in targets:
-        if t == seat:
-            return Refusal("dream_self")
-        if not g.player(t).alive:
-            return Refusal("dead_target", {"target": g.name(t)})
-    return None
-
-
-def _exorcist(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """The exorcism is the living humans' and Reimu's; Rinnosuke waits until he is the last human."""
-    if rs.exorcism.may_vote(seat):
-        return None
-    role = rs.game.player(seat).role
-    return Refusal("rinnosuke_waits" if role == RINNOSUKE else "not_your_role", {"role": role})
-
-
-def _withdraw_closed(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """Withdrawals close when the vote opens: no ballot is ever dropped for a late withdrawal."""
-    return Refusal("withdraw_closed") if rs.election is not None and rs.game.phase.kind in SAGE_VOTE_KINDS else None
-
-
-def _pleading(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """In the pleas only the tied may withdraw."""
-    if rs.game.phase.kind == "sage_pleas" and seat not in (rs.election.candidates or ()):
-        return Refusal("not_candidate_self")
-    return None
-
-
-def _already_withdrawn(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    e = rs.election
-    return Refusal("already_withdrawn") if e.candidates is None or seat not in e.candidates else None
-
-
-def _the_sage(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return None if seat == rs.sage else Refusal("not_sage")
-
-
-def _start(rs: Any, seat: int) -> list[int]:
-    """Where the sage may start the speaking order: one who died this round, or himself."""
-    return list(rs.round_dead or [seat])
-
-
-def _dying(rs: Any) -> list[int]:
-    return [d for d, _ in rs.souten["chain"]]
-
-
-def _not_dying(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return Refusal("you_are_dying") if seat in _dying(rs) else None
-
-
-def _vote_of(rs: Any) -> Any:
-    """The vote now open (the banish vote, or the sage's): :meth:`HumanKill.open_vote`."""
-    return rs.open_vote()
-
-
-def _a_voter(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return None if _vote_of(rs).may_vote(seat) else Refusal("not_a_voter")
-
-
-def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    v = _vote_of(rs)
-    existing = v.ballot_of(seat)
-    if existing is None or v.allow_change:
-        return None
-    return Refusal("already_voted", {"target": rs.game.name(existing.choices[0]) if existing.choices else None})
-
-
-def _vote_help(key: str) -> Any:
-    """Every player in play sees the banish vote; in the sage's vote only its voters."""
-    return lambda rs, seat: key if rs.game.phase.kind in VOTE_KINDS or _vote_of(rs).may_vote(seat) else None
-
-
-def _owes_ballot(rs: Any, seat: int) -> bool:
-    v = _vote_of(rs)
-    return bool(v.may_vote(seat) and v.ballot_of(seat) is None)
-
-
-_VOTE = {"phases": VOTE_KINDS + SAGE_VOTE_KINDS, "when": lambda rs: rs.game.phase.kind in VOTE_KINDS or rs.election is not None,
-         "claims": "phase", "again": "refused", "already": _already_voted, "owes": _owes_ballot}
-_EXORCISM = {"phases": ("exorcism",), "claims": "phase", "gates": (_exorcist,),
-             "owes": lambda rs, seat: rs.exorcism.ballot_of(seat) is None}
-_SOUTEN = {"phases": ("souten",), "when": lambda rs: rs.souten is not None, "gates": (_not_dying,)}
-
-ACTIONS = (
-    # a sage elected today and out names his successor in the succession window
-    Action("successor_now", ("successor",), "_successor_now", phases=("succession",), alive=None,
-           who=lambda rs, seat: seat == rs.succession_from,
-           targets=(*_ONE_LIVING, named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
-           help=lambda rs, seat: "successor", owes=lambda rs, seat: rs.successor is None),
-    _playing("exorcise", ("exorcise", "vote"), "_exorcise", targets=_ONE_LIVING, **_EXORCISM),
-    _playing("abstain", ("abstain",), "_exorcise", **_EXORCISM),
-    _window("cancel_weather", ("cancel_weather",), "_iku", IKU, "iku", gates=(_iku_left,)),
-    _window("foresee", ("foresee",), "_iku", IKU, "iku", gates=(_iku_left,)),
-    _window("check", ("check",), "_check", REMILIA, "remilia",  # 梅雨: the dead may be checked
-            targets=(Count(1, 1), named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
-                     not_self("check_self")),
-            again="refused", already=_already_checked),
-    _window("disguise", ("disguise",), "_disguise", MAMIZOU, "mamizou",
-            targets=(*_ONE_LIVING, not_self("disguise_self"),
-                     named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
-    _window("save", ("save",), "_yukari", YUKARI, "yukari",
-            targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
-                     named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
-                     Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
-            help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
-    _window("kill", ("kill",), "_yukari", YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
-            help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill"),
-    _window("dream", ("dream",), "_dream", DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2),
-    _playing("withdraw", ("withdraw",), "_withdraw", phases=("election", "sage_pleas"), when=lambda rs: rs.election is not None,
-             gates=(_withdraw_closed, _pleading), order=("alive", "who", "extra", "phase"),
-             again="refused", already=_already_withdrawn),
-    _playing("vote", ("vote",), "_vote",
-             targets=(_a_voter, *_ONE_LIVING,
-                      Each(lambda rs, seat, t: _vote_of(rs).eligible(t) and t not in rs.sealed, "not_candidate",
-                           lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
-                                                  "candidates": rs.game.names(_vote_of(rs).candidates or rs.playing())})),
-             help=_vote_help("vote"), **_VOTE),
-    _playing("vote_abstain", ("abstain",), "_vote", targets=(_a_voter,), help=_vote_help("abstain"), **_VOTE),
-    _playing("clockwise", ("clockwise",), "_order", phases=("order",), gates=(_the_sage,),
-             targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
-                                          allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
-             help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
-             owes=lambda rs, seat: rs.order_choice is None),
-    _playing("anticlockwise", ("anticlockwise",), "_order", phases=("order",), gates=(_the_sage,),
-             targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
-                                          allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
-             help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True),
-    # 苍天: go out in the place of one of the dying (替 X), or take the offer back (弃权)
-    _playing("stand_in", ("stand_in",), "_stand_in",
-             targets=(*_ONE_LIVING, Each(lambda rs, seat, t: t in _dying(rs), "not_dying",
-                                         lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
-                                                                "dying": rs.game.names(sorted(_dying(rs)))})), **_SOUTEN),
-    _playing("stand_in_abstain", ("abstain",), "_stand_in", claims="phase", help=lambda rs, seat: None, **_SOUTEN),
-    Action("take", ("take",), "_take", roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
-           help=lambda rs, seat: None if seat in rs.sealed else "take"),
-    Action("successor", ("successor",), "_successor", alive=None,
-           who=lambda rs, seat: seat == rs.sage and rs.game.player(seat).alive, who_reason="not_sage",
-           targets=(*_ONE_LIVING, not_self("successor_self")), primary=True,
-           help=lambda rs, seat: None if seat in rs.sealed else "successor"),
-)
+__all__ = ["BANISH", "EXORCISM", "SAGE_ELECTION", "HumanKill", "HumanKillParams"]
 
 
 @register
@@ -309,8 +87,13 @@ class HumanKill(Ruleset):
                    "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
     min_players = 6
     actions = ACTIONS
+    role_reply_data = views.role_reply_data
+    status_data = views.status_data
+    final_data = views.final_data
+    summary = views.summary
+    unknown_verb = unknown_verb
     #: The last-words window counts the phases in which players speak in the thread, not the day
-    #: windows (no talk by day), the sage votes, nor the sage's order window (README § human_kill, 2026-12).
+    #: windows (no talk by day), the sage votes, nor the sage's order window (ruling 2026-12).
     will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "souten", "order")
 
     def __init__(self, game: Game, params: HumanKillParams) -> None:
@@ -384,12 +167,9 @@ class HumanKill(Ruleset):
         out.events.append(ev.Setup(counts=self.counts, windows=self.windows))
         for p in g.players:
             g.reply(p.seat, "human_kill/role", out, **self.role_reply_data(p.seat))
-        g.post("human_kill/opening", out, players=[p.name for p in g.players], counts=self.present_counts(),
+        g.post("human_kill/opening", out, players=[p.name for p in g.players], counts=views.present_counts(self),
                windows=self.windows, clean=len(g.players) < self.params.human_threshold, sage=self.params.sage,
                weather=self.params.weather, last_words=self.params.last_words_rounds, votes=self.params.banish_votes)
-
-    def present_counts(self) -> dict[str, int]:
-        return {r: k for r, k in self.counts.items() if k}
 
     def seats_of(self, *roles: str) -> list[int]:
         return [p.seat for p in self.game.players if p.role in roles]
@@ -401,19 +181,6 @@ class HumanKill(Ruleset):
         if team:
             return team
         return [s for s in self.seats_of(RINNOSUKE) if g.player(s).alive]
-
-    def role_reply_data(self, seat: int) -> dict[str, Any]:
-        g = self.game
-        role = g.player(seat).role
-        mates = [s for s in self.seats_of(HUMAN, REIMU) if s != seat] if role in (HUMAN, REIMU) else []
-        others = [p.seat for p in g.players if p.seat != seat and p.seat not in mates]
-        return {
-            "name": g.name(seat), "seat": seat, "role": role, "faction": FACTION[role], "teammates": g.names(mates),
-            "players": [p.name for p in g.players], "counts": self.present_counts(),
-            "clean": len(g.players) < self.params.human_threshold, "sage": self.params.sage,
-            "example": g.name(others[0] if others else seat), "example2": g.name(others[1] if len(others) > 1 else seat),
-            "last_words": self.params.last_words_rounds,
-        }
 
     # --- helpers ----------------------------------------------------------------------------------
     def active(self, seat: int) -> bool:
@@ -440,17 +207,9 @@ class HumanKill(Ruleset):
     # --- commands ---------------------------------------------------------------------------------
     # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
     # the handlers only record what passed.
-    def unknown_verb(self, seat: int, cmd: Command) -> Refusal:
-        """A verb of no action here: the player out or sealed is told so first."""
-        if not self.game.player(seat).alive:
-            return Refusal("you_are_out")
-        if seat in self.sealed:
-            return Refusal("sealed")
-        return Refusal("not_in_game")
-
     def _iku(self, seat: int, cmd: Command, out: Step) -> None:
         """Iku, before the weather is announced: cancel today's weather (her ability is then gone for
-        good) or learn tomorrow's (human_kill-roles.md, Great youkai). One choice a day; the last one
+        good) or learn tomorrow's (the appendix, 大妖怪). One choice a day; the last one
         before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
         what comes."""
         choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
@@ -838,7 +597,7 @@ class HumanKill(Ruleset):
     # --- 苍天 (souten) ------------------------------------------------------------------------------
     def _open_souten(self, chain: list[tuple[int, str]], context: str, out: Step, **after: Any) -> None:
         """苍天: the dying are announced (seat order, no cause) and any other player still in the game
-        may volunteer, by PM, to go out in the place of one of them (human_kill-roles.md, weather)."""
+        may volunteer, by PM, to go out in the place of one of them (the appendix, 天气)."""
         g = self.game
         self.souten = {"chain": chain, "context": context, "volunteers": {}, "seq": 0, **after}
         g.open_phase("souten", self.round, self.round, out)
@@ -938,7 +697,7 @@ class HumanKill(Ruleset):
     def _sage_order(self) -> tuple[int, bool] | None:
         """The sage's choice of tonight's speaking order, if it stands: made tonight (choices are
         cleared every day), by the sage who still holds the title and its privileges (not under 太阳雨)
-        (README § human_kill, 2026-12)."""
+        (ruling 2026-12)."""
         if self.order_choice is None or self.sage is None or self.w("tenkiame"):
             return None
         return self.order_choice
@@ -1156,43 +915,3 @@ class HumanKill(Ruleset):
     def end_now(self, out: Step) -> None:
         self.finish_game(None, None, out)
 
-    def final_data(self) -> dict[str, Any]:
-        g = self.game
-        died = {d["seat"]: d for d in self.deaths}
-        players = []
-        for p in g.players:
-            d = died.get(p.seat)
-            players.append({
-                "seat": p.seat, "name": p.name, "role": p.role, "faction": FACTION[p.role], "alive": p.alive,
-                "sealed": p.seat in self.sealed, "out": p.out_reason, "round": d["round"] if d else None,
-                "won": g.winner is not None and FACTION[p.role] == g.winner, "nightmare": p.seat in self.nightmare,
-            })
-        return {"winner": g.winner, "reason": self.win_reason, "players": players, "log": self.log,
-                "weathers": self.weathers, "sage": g.name(self.sage) if self.sage else None}
-
-    # --- reporting --------------------------------------------------------------------------------
-    def status_data(self, seat: int) -> dict[str, Any]:
-        g = self.game
-        kind = g.phase.kind
-        data = self.role_reply_data(seat)
-        data.update(phase=kind, round=g.phase.round, alive=g.player(seat).alive, sealed=seat in self.sealed,
-                    sage=g.name(self.sage) if self.sage else None, is_sage=seat == self.sage,
-                    weather=self.weather_shown, ballot=None, voted=False,
-                    take=g.name(self.takes[seat]) if seat in self.takes else None,
-                    successor=g.name(self.successor) if seat in (self.sage, self.succession_from) and self.successor else None,
-                    stand_in=None)
-        offer = self.souten["volunteers"].get(seat) if self.souten else None
-        if offer is not None:
-            data.update(stand_in=g.name(offer[0]))
-        if kind == "exorcism" and self.exorcism.may_vote(seat):
-            eb = self.exorcism.ballot_of(seat)
-            data.update(voted=eb is not None, ballot=g.name(eb.choices[0]) if eb and eb.choices else None)
-        if kind in VOTE_KINDS + SAGE_VOTE_KINDS:
-            v = self.vote if kind in VOTE_KINDS else self.election
-            b = v.ballot_of(seat) if v is not None else None
-            data.update(voted=b is not None, ballot=g.name(b.choices[0]) if b and b.choices else None)
-        return data
-
-    def summary(self) -> dict[str, Any]:
-        g = self.game
-        return {"winner": g.winner, "reason": self.win_reason}

@@ -1,7 +1,7 @@
 """human_kill's roles, factions, the starting distribution and the weather table.
 
-Sources: ``shared/seeds/003_2de32bbb5fd32c07.txt`` (the thirds rule), ``shared/seeds/human_kill-roles.md``
-(the standard table by player count and the weather), ``shared/seeds/README.md`` § human_kill.
+Sources: the rulebook 《人类杀》 (准备游戏: the thirds rule), its appendix (the same game's public rules: the
+standard table by player count and the weather) and the rulings on what they leave open (human_kill).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _row(h: int, y: int, fixed: tuple[str, ...] = (), *picks: tuple[int, tuple[s
 
 _FOUR = (REMILIA, YUKARI, MAMIZOU, YUUKA)
 _OTHER = (1, (PARSEE, DOREMY))
-#: The standard table (human_kill-roles.md), by player count.
+#: The standard table (the appendix), by player count.
 STANDARD: dict[int, Row] = {
     6: _row(2, 2, (REMILIA, YUKARI)),
     7: _row(2, 3, (REMILIA,), (1, (YUKARI, MAMIZOU))),
@@ -131,7 +131,7 @@ def thirds_counts(n: int, rng: random.Random) -> dict[str, int]:
     return counts
 
 
-#: Weather (human_kill-roles.md): id -> draw weight. 极光 (kyokkou) is not in the table: with its own
+#: Weather (the appendix): id -> draw weight. 极光 (kyokkou) is not in the table: with its own
 #: chance the day's real weather is hidden (``kyokkou_chance``).
 WEATHER = {
     "kaisei": 1.0, "donten": 1.0, "souten": 1.0, "hanagumori": 1.0, "tenkiame": 1.0, "kawagiri": 1.0,
