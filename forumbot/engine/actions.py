@@ -53,6 +53,8 @@ class Refusal:
 
 #: a check of a whole command: (ruleset, seat, command) -> a refusal, or None when it passes
 Check = Callable[[Any, int, Command], "Refusal | None"]
+#: what carries out an accepted command: (ruleset, seat, command, out) -> None
+Handler = Callable[[Any, int, Command, "Step"], None]
 #: a predicate on the actor: (ruleset, seat) -> bool
 SeatTest = Callable[[Any, int], bool]
 #: a number that depends on the actor: (ruleset, seat) -> int
@@ -146,8 +148,9 @@ class Action:
     - ``verbs``: the command verbs (as :mod:`forumbot.language` reads them) it takes; the first is the
       one the simulator sends. ``form(command)``: which commands of those verbs it takes (``取消转化``
       is ``convert`` with number 0).
-    - ``handler``: the name of the ruleset method ``(seat, command, out)`` that carries it out once every
-      check has passed.
+    - ``handler``: what carries it out once every check has passed: the name of a ruleset method
+      ``(seat, command, out)``, or a function ``(ruleset, seat, command, out)`` declared next to the
+      action (a handler that only records the order, its event and the confirmation reply).
     - who: ``roles`` (None: every role; refused as ``role_reason(ruleset, seat, command)``, default
       ``not_your_role`` with the role), ``alive`` (True: the living only, refused ``you_are_out``;
       None: the dead too), ``who(ruleset, seat)`` (refused as ``who_reason`` with
@@ -180,7 +183,7 @@ class Action:
 
     key: str
     verbs: tuple[str, ...]
-    handler: str
+    handler: str | Handler
     phases: tuple[str, ...] | None = None
     roles: tuple[str, ...] | None = None
     role_reason: Check = _not_your_role
@@ -315,7 +318,10 @@ def act(rs: Ruleset, seat: int, cmd: Command, out: Step, channel: Channel = "pm"
         rs.refuse(seat, cmd, refusal.reason, out, **refusal.data)
         return
     assert action is not None
-    getattr(rs, action.handler)(seat, cmd, out)
+    if callable(action.handler):
+        action.handler(rs, seat, cmd, out)
+    else:
+        getattr(rs, action.handler)(seat, cmd, out)
 
 
 def open_actions(rs: Ruleset, seat: int) -> list[Action]:

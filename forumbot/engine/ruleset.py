@@ -137,9 +137,18 @@ class Ruleset:
         :meth:`Game.dead_player_post`."""
         self.game.dead_player_post(seat, out)
 
+    #: phase kind -> the name of the ruleset's method ``(out) -> None`` that resolves a phase of that kind
+    #: when its deadline passes (and opens the next phase, or finishes): read by the default
+    #: :meth:`close_phase`
+    closers: ClassVar[dict[str, str]] = {}
+
     def close_phase(self, out: Step) -> None:
-        """The current phase's deadline has passed: resolve it and open the next phase (or finish)."""
-        raise NotImplementedError
+        """The current phase's deadline has passed: resolve it and open the next phase (or finish).
+        Default: the closer :attr:`closers` names for the phase's kind (a kind it does not name closes
+        with nothing done)."""
+        closer = self.closers.get(self.game.phase.kind)
+        if closer is not None:
+            getattr(self, closer)(out)
 
     def on_removed(self, seat: int, out: Step) -> None:
         """The organiser removed ``seat`` from the game (penalty); the player is already out."""

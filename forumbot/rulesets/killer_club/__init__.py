@@ -378,16 +378,13 @@ class KillerClub(Ruleset):
                 replaced=g.name(previous) if previous and previous != target else None, read_as=g.read_as(cmd))
 
     # --- phases -----------------------------------------------------------------------------------
-    def close_phase(self, out: Step) -> None:
-        kind = self.game.phase.kind
-        if kind == "prologue":
-            self._open_night(1, out)
-        elif kind == "night":
-            self._close_night(out)
-        elif kind in ("vote", "runoff"):
-            self._close_vote(out)
-        elif kind == "choice":
-            self._close_choice(out)
+    closers: ClassVar[dict[str, str]] = {
+        "prologue": "_close_prologue", "night": "_close_night", "vote": "_close_vote", "runoff": "_close_vote",
+        "choice": "_close_choice",
+    }
+
+    def _close_prologue(self, out: Step) -> None:
+        self._open_night(1, out)
 
     def _open_night(self, round_: int, out: Step) -> None:
         g = self.game
