@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.orders import TeamOrders
 from forumbot.engine.ruleset import Ruleset, register
+from forumbot.engine.scores import ranks
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
@@ -25,7 +26,7 @@ from forumbot.rulesets.sunlight import events as ev
 from forumbot.rulesets.sunlight import views
 from forumbot.rulesets.sunlight.actions import ACTIONS, CLUE_POLL, CLUES, GOOD, KILLER, VOTE_ROUND
 from forumbot.rulesets.sunlight.params import SunlightParams
-from forumbot.rulesets.sunlight.state import ClueSnapshot, KillRecord, State, VoteRecord
+from forumbot.rulesets.sunlight.state import KillRecord, State, VoteRecord
 
 __all__ = ["Sunlight", "SunlightParams"]
 
@@ -78,14 +79,6 @@ class Sunlight(Ruleset):
         for p in g.players:
             g.reply(p.seat, "sunlight/role", out, **self.role_reply_data(p.seat))
         g.post("sunlight/opening", out, players=[p.name for p in g.players], params=self.params.model_dump())
-
-    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """Commands go by private message (a command posted in the thread is answered by the
-        engine's shared rule, :meth:`Game.apply`). A dead player's post follows the last-words rule
-        (:meth:`Game.dead_player_post`)."""
-        g = self.game
-        if not g.player(seat).alive:
-            g.dead_player_post(seat, out)
 
     # --- phases -----------------------------------------------------------------------------------
     def _close_prologue(self, out: Step) -> None:
@@ -161,7 +154,7 @@ class Sunlight(Ruleset):
         if (killer_alive and len(goods) <= 2) or (not killer_alive and len(goods) < p.successor_min_goods):
             self._finish(out)
             return
-        snapshot = self._snapshot(record) if out_seat is not None else None
+        snapshot = views.clue_snapshot(self, record) if out_seat is not None else None
         # 「A voted-out killer with 4 or more goods alive names a successor ... A killer out by suicide is
         # replaced by a draw」
         if not killer_alive:
@@ -182,22 +175,6 @@ class Sunlight(Ruleset):
                 g.post("sunlight/clue_poll", out, round=round_, options=s.clue_options)
         else:
             self._open_kill(round_ + 1, out)
-
-    def _snapshot(self, record: VoteRecord) -> ClueSnapshot:
-        """The clues as of this vote round: 「Clue 1: was the player voted out this round a good or the
-        killer at that time. Clue 2: the anonymous table of the surviving goods' scores ... sorted. Clue 3:
-        is the win index so far at or above the threshold」."""
-        g = self.game
-        goods = [seat for seat in g.alive() if seat != record.killer]
-        scores = sorted((self._good_total(seat) for seat in goods), reverse=True)
-        correct, total = self.win_sums()
-        reached = total > 0 and correct / total >= self.params.win_threshold
-        assert record.out is not None  # a snapshot is taken only when a player went out
-        return ClueSnapshot(record.round, g.name(record.out), record.out == record.killer, scores, reached)
-
-    def _good_total(self, seat: int) -> float:
-        """Survival plus good scores so far, without bonus (clue 2's figure)."""
-        return self.s.survival.get(seat, 0) + sum(self.s.good_scores.get(seat, {}).values())
 
     def _close_poll(self, out: Step) -> None:
         """The successor window and the clue poll close: a successor not named in time is drawn; the
@@ -329,7 +306,5 @@ class Sunlight(Ruleset):
         return {p.seat: self.breakdown(p.seat)["total"] for p in self.game.players}
 
     def ranks(self) -> dict[int, int]:
-        """Rank of every seat by final score; ties share a rank (1, 1, 3)."""
-        sc = self.scores()
-        ordered = sorted(sc.values(), reverse=True)
-        return {seat: ordered.index(v) + 1 for seat, v in sc.items()}
+        """Rank of every seat by final score (「个人积分及名次」); ties share a rank (1, 1, 3)."""
+        return ranks(self.scores())
