@@ -36,16 +36,7 @@ from forumbot.engine.votes import Change, Vote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
 from forumbot.rulesets.human_kill import views
-from forumbot.rulesets.human_kill.actions import (
-    ACTIONS,
-    BANISH,
-    EXORCISM,
-    SAGE_ELECTION,
-    SAGE_VOTE_KINDS,
-    VOTE_KINDS,
-    WINDOW_ROLE,
-    unknown_verb,
-)
+from forumbot.rulesets.human_kill.actions import ACTIONS, WINDOW_ROLE, unknown_verb
 from forumbot.rulesets.human_kill.params import HumanKillParams
 from forumbot.rulesets.human_kill.roles import (
     ALL_GREAT,
@@ -66,10 +57,10 @@ from forumbot.rulesets.human_kill.roles import (
     UTSUHO,
     YOUKAI,
     YUKARI,
-    remilia_sees,
     row_counts,
     thirds_counts,
 )
+from forumbot.rulesets.human_kill.votes import BANISH, EXORCISM, SAGE_ELECTION, SAGE_VOTE_KINDS, VOTE_KINDS
 
 __all__ = ["BANISH", "EXORCISM", "SAGE_ELECTION", "HumanKill", "HumanKillParams"]
 
@@ -92,6 +83,11 @@ class HumanKill(Ruleset):
     final_data = views.final_data
     summary = views.summary
     unknown_verb = unknown_verb
+    closers: ClassVar[dict[str, str]] = {
+        "prologue": "_open_first_day", **dict.fromkeys(DAY_ORDER, "_close_window"), "election": "_close_election",
+        **dict.fromkeys(SAGE_VOTE_KINDS, "_close_sage_vote"), "sage_pleas": "_close_sage_pleas",
+        "succession": "_close_succession", "souten": "_close_souten", "order": "_open_banish",
+        **dict.fromkeys(VOTE_KINDS, "_close_banish")}
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (ruling 2026-12).
     will_skips = DAY_ORDER + ("sage_vote", "sage_runoff", "succession", "souten", "order")
@@ -194,27 +190,11 @@ class HumanKill(Ruleset):
         """Is today's weather ``name``?"""
         return self.params.weather and self.weather == name
 
-    def _recorded(self, seat: int, cmd: Command, action: str, out: Step, **data: Any) -> None:
-        g = self.game
-        g.reply(seat, "human_kill/recorded", out, action=action, round=g.phase.round, read_as=g.read_as(cmd), **data)
-
-    def _fails(self, what: str, target: int, out: Step) -> bool:
+    def fails(self, what: str, target: int, out: Step) -> bool:
         """烈日: a role's action on ``target`` fails with ``fail_chance``."""
         if not self.w("retsujitsu"):
             return False
         return chance(self.game, self.params.fail_chance, f"retsujitsu:{self.round}:{what}:{target}", out)
-
-    # --- commands ---------------------------------------------------------------------------------
-    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
-    # the handlers only record what passed.
-    def _iku(self, seat: int, cmd: Command, out: Step) -> None:
-        """Iku, before the weather is announced: cancel today's weather (her ability is then gone for
-        good) or learn tomorrow's (the appendix, 大妖怪). One choice a day; the last one
-        before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
-        what comes."""
-        choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
-        replaced, self.iku_choice = self.iku_choice, choice
-        self._recorded(seat, cmd, cmd.verb, out, replaced=replaced if replaced != choice else None)
 
     def _close_iku(self, out: Step) -> None:
         """The Iku window closes: her choice takes effect (she may be out: then nothing happens)."""
@@ -233,104 +213,6 @@ class HumanKill(Ruleset):
         self.log.append({"round": self.round, "action": "iku_foresee", "weather": self.foretold[nxt]})
         for s in g.living(IKU):
             g.reply(s, "human_kill/foresight", out, round=self.round, weather=self.foretold[nxt])
-
-    def _check(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        self.check_done = target
-        failed = self._fails("check", target, out)
-        seen = None if failed else remilia_sees(g.player(target).role)
-        out.events.append(ev.Check(seat=seat, target=target, seen=seen, round=self.round))
-        self.log.append({"round": self.round, "action": "check", "target": g.name(target), "result": seen, "failed": failed})
-        g.reply(seat, "human_kill/check_result", out, round=self.round, target=g.name(target), seen=seen,
-                read_as=g.read_as(cmd))
-
-    def _disguise(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        previous, self.disguise = self.disguise, target
-        self._recorded(seat, cmd, "disguise", out, target=g.name(target),
-                       replaced=g.name(previous) if previous and previous != target else None)
-
-    def _exorcise(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = None if cmd.verb == "abstain" else cmd.targets[0]
-        self.exorcism.cast(seat, () if target is None else (target,))
-        out.events.append(ev.ExorciseBallot(round=self.round, voter=seat, choice=target))
-        name = g.name(target) if target else None
-        self._recorded(seat, cmd, "exorcise", out, target=name, relayed=g.names([s for s in self.exorcism.voters or () if s != seat]))
-        for s in self.exorcism.voters or ():
-            if s != seat and g.player(s).alive:
-                g.reply(s, "human_kill/relayed", out, round=self.round, actor=g.name(seat), target=name)
-
-    def _yukari(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        if cmd.verb == "save":
-            self.yukari_save = target
-        else:
-            self.yukari_kill = target
-        self._recorded(seat, cmd, cmd.verb, out, target=g.name(target))
-
-    def _dream(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        targets = tuple(dict.fromkeys(cmd.targets))
-        self.dream = targets
-        self._recorded(seat, cmd, "dream", out, targets=g.names(targets))
-
-    def _take(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        self.takes[seat] = target
-        self._recorded(seat, cmd, "take", out, target=self.game.name(target))
-
-    def _successor_now(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        self.successor = target
-        self._recorded(seat, cmd, "successor_now", out, target=self.game.name(target))
-
-    def _successor(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        self.successor = target
-        self._recorded(seat, cmd, "successor", out, target=self.game.name(target))
-
-    def _stand_in(self, seat: int, cmd: Command, out: Step) -> None:
-        """苍天: ``seat`` volunteers to go out in place of one of the dying (``替 X``), or withdraws his
-        offer (``弃权``); his last offer stands."""
-        g = self.game
-        st = self.souten
-        assert st is not None
-        if cmd.verb == "abstain":
-            st["volunteers"].pop(seat, None)
-            return self._recorded(seat, cmd, "stand_in", out, target=None)
-        target = cmd.targets[0]
-        st["seq"] += 1
-        st["volunteers"][seat] = (target, st["seq"])
-        out.events.append(ev.Volunteer(round=self.round, seat=seat, for_=target))
-        self._recorded(seat, cmd, "stand_in", out, target=g.name(target))
-
-    def _withdraw(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        assert self.election is not None
-        self.election.withdraw_candidate(seat)
-        out.events.append(ev.Withdrawn(seat=seat, phase=g.phase.kind))
-        # Only the first vote is cast by those who withdrew; the run-off's voters are everyone but the tied.
-        self._recorded(seat, cmd, "withdraw", out, votes=g.phase.kind == "election")
-
-    def _order(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        self.order_choice = (target, cmd.verb == "clockwise")
-        self._recorded(seat, cmd, cmd.verb, out, target=self.game.name(target))
-
-    def _vote(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        v = self.vote if g.phase.kind in VOTE_KINDS else self.election
-        assert v is not None  # a sage vote phase has its election
-        target = None if cmd.verb == "abstain" else cmd.targets[0]
-        weight = self.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
-        v.cast(seat, () if target is None else (target,), weight=weight)
-        out.events.append(ev.Ballot(phase_kind=g.phase.kind, round=self.round, number=v.number, voter=seat, choice=target, weight=weight))
-        self._recorded(seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
-                       changeable=v.allow_change, sage_vote=g.phase.kind in SAGE_VOTE_KINDS)
 
     def on_no_lynch(self, seat: int, cmd: Command, out: Step) -> None:
         """No lynch is this rulebook's abstention (弃权): read as ``abstain``."""
@@ -389,26 +271,8 @@ class HumanKill(Ruleset):
         return self.out_round.get(seat, 99) <= self.params.last_words_rounds
 
     # --- phases -----------------------------------------------------------------------------------
-    def close_phase(self, out: Step) -> None:
-        kind = self.game.phase.kind
-        if kind == "prologue":
-            self._open_day(1, out)
-        elif kind in DAY_ORDER:
-            self._close_window(kind, out)
-        elif kind == "election":
-            self._close_election(out)
-        elif kind in SAGE_VOTE_KINDS:
-            self._close_sage_vote(out)
-        elif kind == "sage_pleas":
-            self._close_sage_pleas(out)
-        elif kind == "succession":
-            self._close_succession(out)
-        elif kind == "souten":
-            self._close_souten(out)
-        elif kind == "order":
-            self._open_banish(out)
-        elif kind in VOTE_KINDS:
-            self._close_banish(out)
+    def _open_first_day(self, out: Step) -> None:
+        self._open_day(1, out)
 
     def _open_day(self, round_: int, out: Step) -> None:
         self.round = round_
@@ -471,7 +335,10 @@ class HumanKill(Ruleset):
         g.post("human_kill/window", out, kind=kind, round=self.round, first=first, weather=self.weather_shown if first else None,
                seating=g.names(self.seating) if reshuffled else None, alive=g.names(g.alive()), **data)
 
-    def _close_window(self, kind: str, out: Step) -> None:
+    def _close_window(self, out: Step) -> None:
+        """A day window closes: the exorcism is decided, Iku's choice takes effect; the next window opens
+        (the first after Iku's with the day's weather), or the sage election on round 1, or nightfall."""
+        kind = self.game.phase.kind
         if kind == "exorcism":
             self._close_exorcism(out)
         i = self.windows.index(kind)
@@ -494,7 +361,7 @@ class HumanKill(Ruleset):
             decision.how, "abstained" if outcome.ballots else "no_votes")
         protected = False
         if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
-            protected = not self._fails("disguise", target, out)
+            protected = not self.fails("disguise", target, out)
         self.exorcised = None if (target is None or protected) else target
         out.events.append(ev.ExorcismClosed(round=self.round, target=target, how=how, protected=protected))
         self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
@@ -513,7 +380,7 @@ class HumanKill(Ruleset):
             saved: bool | list[int] = self.yukari_save == self.exorcised and g.living(YUKARI)
             if saved:
                 self.yukari_used.add("save")
-                saved = not self._fails("save", self.exorcised, out)
+                saved = not self.fails("save", self.exorcised, out)
             if self.yukari_save is not None:
                 self.log.append({"round": self.round, "action": "yukari_save", "target": g.name(self.exorcised),
                                  "saved": bool(saved)})
@@ -521,12 +388,12 @@ class HumanKill(Ruleset):
                 dying.append((self.exorcised, "exorcised"))
         if self.yukari_kill is not None and g.living(YUKARI):
             self.yukari_used.add("kill")
-            ok = not self._fails("kill", self.yukari_kill, out)
+            ok = not self.fails("kill", self.yukari_kill, out)
             self.log.append({"round": self.round, "action": "yukari_kill", "target": g.name(self.yukari_kill), "ok": ok})
             if ok and g.player(self.yukari_kill).alive:
                 dying.append((self.yukari_kill, "border"))
         if self.dream and g.living(DOREMY):
-            caught = [t for t in self.dream if g.player(t).alive and not self._fails("dream", t, out)]
+            caught = [t for t in self.dream if g.player(t).alive and not self.fails("dream", t, out)]
             self.log.append({"round": self.round, "action": "dream", "targets": g.names(self.dream), "caught": g.names(caught)})
             for t in caught:
                 if t not in self.nightmare:

@@ -1,6 +1,6 @@
-"""What players of human_kill (人类杀) may do, declared once (:mod:`forumbot.engine.actions`): the votes
-(:mod:`forumbot.engine.votes`), then who may act, when and on whom. The engine derives every check, the help
-and the reminders from these; the ruleset's handlers only record what passed.
+"""What players of human_kill (人类杀) may do, declared once (:mod:`forumbot.engine.actions`): who may act,
+when and on whom. The engine derives every check, the help and the reminders from these; the handlers
+(:mod:`~forumbot.rulesets.human_kill.orders`) only record what passed.
 
 Sources: the rulebook 《人类杀》, its appendix of roles and weather (the same game's public rules), and the
 rulings on what they leave open (human_kill, dated).
@@ -10,29 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from forumbot.engine.actions import Action, Count, Each, GateStep, Refusal, living, named, not_self
-from forumbot.engine.votes import VoteRule
+from forumbot.engine.actions import Action, Count, Each, GateStep, Handler, Refusal, living, named, not_self
 from forumbot.language.types import Command
+from forumbot.rulesets.human_kill import orders
 from forumbot.rulesets.human_kill.roles import DOREMY, IKU, MAMIZOU, REMILIA, RINNOSUKE, TAKERS, YUKARI
+from forumbot.rulesets.human_kill.votes import SAGE_VOTE_KINDS, VOTE_KINDS
 
 WINDOW_ROLE = {"iku": IKU, "remilia": REMILIA, "mamizou": MAMIZOU, "yukari": YUKARI, "doremy": DOREMY}
-VOTE_KINDS = ("banish", "banish_runoff")
-SAGE_VOTE_KINDS = ("sage_vote", "sage_runoff")
-#: The humans' exorcism (rulings, human_kill): 「humans ... pick any living player, a human included, by PM;
-#: abstain allowed; plurality at the deadline; all abstain or a tie: nobody (config)」 (the team talks until
-#: the deadline: a later ballot replaces the earlier one). ``last_tie`` is the ``exorcise_tie`` parameter.
-EXORCISM = VoteRule("exorcism", votes=1, last_tie="nobody", change="replace", abstain=True)
-#: The night's banish vote (rulings, human_kill): 「everyone votes to banish (abstain allowed); the top is out;
-#: a tie: the tied speak again and everyone votes among them; tied again, or a top of 0: nobody」; 「The sage's
-#: banish vote counts 1.5」. ``votes`` (``banish_votes``; 1 under 凪) and ``change`` (``change_vote``) are set
-#: when it opens.
-BANISH = VoteRule("banish vote", votes=2, last_tie="nobody", abstain=True)
-#: The sage election (rulings, human_kill): 「only those who withdrew vote (abstain allowed); a tie: the tied
-#: speak again and everyone but the tied votes among them; tied again, or nobody withdrew, or everyone did:
-#: no sage」; 「A first sage vote in which everyone abstains is a tie of all candidates (run-off); a second
-#: all-abstain: no sage」 (ruling 2026-12). Everybody stands unless they withdraw (:meth:`Vote.withdraw_candidate`).
-SAGE_ELECTION = VoteRule("sage election", votes=2, last_tie="nobody", no_votes="tie", abstain=True)
-
 # --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
 # The judge of 人类杀 answers "you are out" and "you are sealed" before anything else (taking along and
 # naming a successor aside), then the role, then the window: every gate below says so (_PLAYING).
@@ -44,13 +28,13 @@ def _not_sealed(rs: Any, seat: int) -> bool:
     return seat not in rs.sealed
 
 
-def _playing(key: str, verbs: tuple[str, ...], handler: str, **kw: Any) -> Action:
+def _playing(key: str, verbs: tuple[str, ...], handler: Handler, **kw: Any) -> Action:
     """An action of a player in play (alive, not sealed)."""
     kw.setdefault("order", _PLAYING)
     return Action(key, verbs, handler, who=_not_sealed, who_reason="sealed", **kw)
 
 
-def _window(key: str, verbs: tuple[str, ...], handler: str, role: str, kind: str, **kw: Any) -> Action:
+def _window(key: str, verbs: tuple[str, ...], handler: Handler, role: str, kind: str, **kw: Any) -> Action:
     """A role's action in its day window (its holder is reminded whether he has acted or not)."""
     kw.setdefault("owes", lambda rs, seat: True)
     return _playing(key, verbs, handler, roles=(role,), phases=(kind,), **kw)
@@ -168,57 +152,57 @@ _SOUTEN = {"phases": ("souten",), "when": lambda rs: rs.souten is not None, "gat
 
 ACTIONS = (
     # a sage elected today and out names his successor in the succession window
-    Action("successor_now", ("successor",), "_successor_now", phases=("succession",), alive=None,
+    Action("successor_now", ("successor",), orders.successor_now, phases=("succession",), alive=None,
            who=lambda rs, seat: seat == rs.succession_from,
            targets=(*_ONE_LIVING, named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
            help=lambda rs, seat: "successor", owes=lambda rs, seat: rs.successor is None),
-    _playing("exorcise", ("exorcise", "vote"), "_exorcise", targets=_ONE_LIVING, **_EXORCISM),
-    _playing("abstain", ("abstain",), "_exorcise", **_EXORCISM),
-    _window("cancel_weather", ("cancel_weather",), "_iku", IKU, "iku", gates=(_iku_left,)),
-    _window("foresee", ("foresee",), "_iku", IKU, "iku", gates=(_iku_left,)),
-    _window("check", ("check",), "_check", REMILIA, "remilia",  # 梅雨: the dead may be checked
+    _playing("exorcise", ("exorcise", "vote"), orders.exorcise, targets=_ONE_LIVING, **_EXORCISM),
+    _playing("abstain", ("abstain",), orders.exorcise, **_EXORCISM),
+    _window("cancel_weather", ("cancel_weather",), orders.iku, IKU, "iku", gates=(_iku_left,)),
+    _window("foresee", ("foresee",), orders.iku, IKU, "iku", gates=(_iku_left,)),
+    _window("check", ("check",), orders.check, REMILIA, "remilia",  # 梅雨: the dead may be checked
             targets=(Count(1, 1), named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
                      not_self("check_self")),
             again="refused", already=_already_checked),
-    _window("disguise", ("disguise",), "_disguise", MAMIZOU, "mamizou",
+    _window("disguise", ("disguise",), orders.disguise, MAMIZOU, "mamizou",
             targets=(*_ONE_LIVING, not_self("disguise_self"),
                      named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
-    _window("save", ("save",), "_yukari", YUKARI, "yukari",
+    _window("save", ("save",), orders.yukari, YUKARI, "yukari",
             targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
                      named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
                      Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
             help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
-    _window("kill", ("kill",), "_yukari", YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
+    _window("kill", ("kill",), orders.yukari, YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
             help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill"),
-    _window("dream", ("dream",), "_dream", DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2),
-    _playing("withdraw", ("withdraw",), "_withdraw", phases=("election", "sage_pleas"), when=lambda rs: rs.election is not None,
+    _window("dream", ("dream",), orders.dream, DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2),
+    _playing("withdraw", ("withdraw",), orders.withdraw, phases=("election", "sage_pleas"), when=lambda rs: rs.election is not None,
              gates=(_withdraw_closed, _pleading), order=("alive", "who", "extra", "phase"),
              again="refused", already=_already_withdrawn),
-    _playing("vote", ("vote",), "_vote",
+    _playing("vote", ("vote",), orders.vote,
              targets=(_a_voter, *_ONE_LIVING,
                       Each(lambda rs, seat, t: _vote_of(rs).eligible(t) and t not in rs.sealed, "not_candidate",
                            lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
                                                   "candidates": rs.game.names(_vote_of(rs).candidates or rs.playing())})),
              help=_vote_help("vote"), **_VOTE),
-    _playing("vote_abstain", ("abstain",), "_vote", targets=(_a_voter,), help=_vote_help("abstain"), **_VOTE),
-    _playing("clockwise", ("clockwise",), "_order", phases=("order",), gates=(_the_sage,),
+    _playing("vote_abstain", ("abstain",), orders.vote, targets=(_a_voter,), help=_vote_help("abstain"), **_VOTE),
+    _playing("clockwise", ("clockwise",), orders.order, phases=("order",), gates=(_the_sage,),
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
              help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
              owes=lambda rs, seat: rs.order_choice is None),
-    _playing("anticlockwise", ("anticlockwise",), "_order", phases=("order",), gates=(_the_sage,),
+    _playing("anticlockwise", ("anticlockwise",), orders.order, phases=("order",), gates=(_the_sage,),
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
              help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True),
     # 苍天: go out in the place of one of the dying (替 X), or take the offer back (弃权)
-    _playing("stand_in", ("stand_in",), "_stand_in",
+    _playing("stand_in", ("stand_in",), orders.stand_in,
              targets=(*_ONE_LIVING, Each(lambda rs, seat, t: t in _dying(rs), "not_dying",
                                          lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
                                                                 "dying": rs.game.names(sorted(_dying(rs)))})), **_SOUTEN),
-    _playing("stand_in_abstain", ("abstain",), "_stand_in", claims="phase", help=lambda rs, seat: None, **_SOUTEN),
-    Action("take", ("take",), "_take", roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
+    _playing("stand_in_abstain", ("abstain",), orders.stand_in, claims="phase", help=lambda rs, seat: None, **_SOUTEN),
+    Action("take", ("take",), orders.take, roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
            help=lambda rs, seat: None if seat in rs.sealed else "take"),
-    Action("successor", ("successor",), "_successor", alive=None,
+    Action("successor", ("successor",), orders.successor, alive=None,
            who=lambda rs, seat: seat == rs.sage and rs.game.player(seat).alive, who_reason="not_sage",
            targets=(*_ONE_LIVING, not_self("successor_self")), primary=True,
            help=lambda rs, seat: None if seat in rs.sealed else "successor"),
