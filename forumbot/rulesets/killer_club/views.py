@@ -1,0 +1,99 @@
+"""What the posts and replies of killer_club (殺人遊戲) show: functions of the ruleset, bound as its methods
+(:class:`~forumbot.rulesets.killer_club.KillerClub`). No role is shown before the final post, not even at
+death (「遊戲過程中誰都不可以翻牌」): only a player's own role and his team's (killers, police)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from forumbot.rulesets.killer_club.roles import FACTION, HELPER, KILLER, NIGHT_VERBS, NURSE, POLICE
+
+if TYPE_CHECKING:
+    from forumbot.engine.votes import VoteOutcome
+    from forumbot.rulesets.killer_club import KillerClub
+
+
+def role_reply_data(rs: KillerClub, seat: int) -> dict[str, Any]:
+    """The role PM: his role, his teammates (killers and police know each other), his night commands,
+    the role counts and the last-words rule."""
+    g = rs.game
+    role = g.player(seat).role
+    mates = [s for s in rs.team(role) if s != seat] if role in (KILLER, POLICE) else []
+    return {
+        "name": g.name(seat), "seat": seat, "role": role, "teammates": g.names(mates),
+        "players": [p.name for p in g.players], "verbs": NIGHT_VERBS[role], "counts": rs.start_counts,
+        "vote_in_thread": rs.params.vote_in_thread, "last_words": rs.first.limit,
+        "example": g.name(next((p.seat for p in g.players if p.seat != seat and p.seat not in mates), seat)),
+    }
+
+
+def opening_data(rs: KillerClub) -> dict[str, Any]:
+    """The opening post: the roster, the role counts and the season's rules."""
+    g, p = rs.game, rs.params
+    return {
+        "players": [pl.name for pl in g.players], "counts": rs.start_counts, "last_words": rs.first.limit,
+        "vote_in_thread": p.vote_in_thread, "votes": p.votes, "tie_fallback": p.tie_fallback, "banned": rs.banned,
+    }
+
+
+def vote_result_data(rs: KillerClub, outcome: VoteOutcome, result: str, chosen: int | None) -> dict[str, Any]:
+    """The post of a closed vote: every ballot, the counts, who is executed (or the tie and what
+    follows), whether he leaves last words, who did not vote."""
+    g = rs.game
+    return {
+        "round": g.phase.round, "number": outcome.number, "result": result,
+        "ballots": [{"voter": g.name(b.voter), "choice": g.name(b.choices[0])} for b in outcome.ballots],
+        "counts": [{"name": g.name(s), "votes": int(v)} for s, v in outcome.counts],
+        "chosen": g.name(chosen) if chosen else None, "tied": g.names(outcome.tied),
+        "victim": g.name(rs.night_victim) if rs.night_victim else None,
+        "last_words": chosen is not None and rs.first.allowed(chosen),
+        "missing": g.names([s for s in g.alive() if s not in {b.voter for b in outcome.ballots}]),
+    }
+
+
+def final_data(rs: KillerClub) -> dict[str, Any]:
+    """The final post: the winner and why, every player's role and fate, and each night's actions."""
+    g = rs.game
+    died = {d["seat"]: d for d in rs.deaths}
+    players = []
+    for p in g.players:
+        d = died.get(p.seat)
+        players.append({
+            "seat": p.seat, "name": p.name, "role": p.role, "faction": FACTION[p.role], "alive": p.alive,
+            "out": p.out_reason, "round": d["round"] if d else None,
+            "won": g.winner is not None and FACTION[p.role] == g.winner,
+        })
+    return {"winner": g.winner, "reason": rs.win_reason, "players": players, "nights": rs.nights}
+
+
+def status_data(rs: KillerClub, seat: int) -> dict[str, Any]:
+    """What the judge has recorded for ``seat`` now: his own (or his team's) order tonight, his vote, the
+    night victim's choice."""
+    g = rs.game
+    role = g.player(seat).role
+    kind = g.phase.kind
+    data: dict[str, Any] = {"phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
+                            "teammates": rs.role_reply_data(seat)["teammates"], "kill": None, "check": None,
+                            "ask": None, "save": None, "vote": None, "choice_due": False, "choice": None}
+    if kind == "night":
+        kill = rs.night.of(KILLER) if role == KILLER else None
+        check = rs.night.once(f"check:{role}") if role in (POLICE, HELPER) else None
+        ask = rs.night.once("ask") if role == NURSE else None
+        save = rs.night.of(NURSE) if role == NURSE else None
+        data.update(kill=g.name(kill.target) if kill else None, check=g.name(check.target) if check else None,
+                    ask=g.name(ask.target) if ask else None, save=g.name(save.target) if save else None)
+    if kind in ("vote", "runoff"):
+        ballot = rs.vote.ballot_of(seat)
+        data["vote"] = g.name(ballot.choices[0]) if ballot else None
+    if kind == "choice" and seat == rs.choice_by:
+        data.update(choice_due=True, choice=g.name(rs.choice) if rs.choice else None)
+    return data
+
+
+def summary(rs: KillerClub) -> dict[str, Any]:
+    """The replay's JSON: the winner and why, and the first-night victim (for the series rule)."""
+    g = rs.game
+    return {
+        "winner": g.winner, "reason": rs.win_reason,
+        "first_night_victim": g.name(rs.first_night_victim) if rs.first_night_victim else None,
+    }
