@@ -86,9 +86,11 @@ class Ruleset:
     thread_verbs: ClassVar[frozenset[str]] = frozenset()
 
     def reads_in_thread(self, verb: str) -> bool:
-        """Whether a thread post with command ``verb`` is an input of this ruleset (default:
-        :attr:`thread_verbs`; rulesets where it depends on a parameter override this)."""
-        return verb in self.thread_verbs
+        """Whether a thread post with command ``verb`` is an input of this ruleset. Default: a verb of
+        :attr:`thread_verbs`, or of a declared action cast in the thread in this season
+        (:attr:`Action.channel <forumbot.engine.actions.Action.channel>`, which may be a parameter's)."""
+        return verb in self.thread_verbs or any(
+            verb in a.verbs and a.channel_now(self) == "thread" for a in self.actions)
 
     def unknown_verb(self, seat: int, cmd: Command) -> _actions.Refusal:
         """The refusal of a player command no declared action takes (default ``not_in_game``)."""

@@ -31,7 +31,6 @@ from forumbot.engine.night import NightActions
 from forumbot.engine.orders import Order
 from forumbot.engine.ruleset import Ruleset, register
 from forumbot.engine.series import repeated_victim
-from forumbot.engine.speaking import speaking_order
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
 from forumbot.language.types import Command
@@ -127,10 +126,6 @@ class KillerClub(Ruleset):
         return [p.seat for p in self.game.players if p.role == role]
 
     # --- the thread -------------------------------------------------------------------------------
-    def reads_in_thread(self, verb: str) -> bool:
-        """With ``vote_in_thread`` a vote posted in the thread counts; every other command goes by PM."""
-        return verb == "vote" and self.params.vote_in_thread
-
     def thread_vote(self) -> Vote | None:
         """With ``vote_in_thread``, the day vote (or run-off) while it is open."""
         if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
@@ -164,9 +159,7 @@ class KillerClub(Ruleset):
         g.open_phase("night", round_, round_, out)
         self.night_victim = None
         self.tonight = {}
-        c = self.start_counts
-        g.post("killer_club/night_open", out, round=round_, alive=g.names(g.alive()),
-               helper=c[HELPER] > 0, nurse=c[NURSE] > 0, banned=self.banned if round_ == 1 else None)
+        g.post("killer_club/night_open", out, **views.night_open_data(self, round_))
 
     def _close_night(self, out: Step) -> None:
         """The night's close: the killers' standing order kills unless the nurse saved the same player
@@ -182,14 +175,7 @@ class KillerClub(Ruleset):
         target = kill.target if kill is not None and g.player(kill.target).alive else None
         saved = target is not None and save is not None and save.target == target
         victim = None if (target is None or saved) else target
-        record = {
-            "round": round_, "target": g.name(target) if target else None, "saved": saved,
-            "save": g.name(save.target) if save else None, "victim": g.name(victim) if victim else None,
-        }
-        for key, label in (("check:police", "police_check"), ("check:helper", "helper_check"), ("ask", "ask")):
-            order = self.tonight.get(key)
-            record[label] = g.name(order.target) if order else None
-        self.nights.append(record)
+        self.nights.append(views.night_record(self, target, saved, save, victim))
         out.events.append(ev.NightClosed(round=round_, target=target, saved=saved, victim=victim))
         if round_ == 1:
             self.first_night_victim = victim
@@ -207,10 +193,7 @@ class KillerClub(Ruleset):
         last_tie = "chooser" if victim is not None else self.params.tie_fallback
         self.vote = Vote(replace(DAY_VOTE, votes=self.params.votes, last_tie=last_tie,
                                  no_choice=self.params.tie_fallback))
-        order = speaking_order(g.alive(), self.last_death, len(g.players))
-        g.post("killer_club/day_open", out, round=round_, victim=g.name(victim) if victim else None,
-               last_words=victim is not None and self.first.allowed(victim), order=g.names(order),
-               alive=g.names(g.alive()), vote_in_thread=self.params.vote_in_thread, votes=self.params.votes)
+        g.post("killer_club/day_open", out, **views.day_open_data(self))
 
     def _close_vote(self, out: Step) -> None:
         """A vote's close (the day vote or a run-off, :data:`DAY_VOTE`): the most votes is executed; a tie
@@ -230,10 +213,7 @@ class KillerClub(Ruleset):
         if result == "runoff":
             self.vote.next(outcome.tied)
             g.open_phase("runoff", round_, round_, out)
-            order = speaking_order(g.alive(), self.last_death, len(g.players))
-            g.post("killer_club/runoff_open", out, round=round_, number=self.vote.number, candidates=g.names(outcome.tied),
-                   order=g.names(order), last=self.vote.runoffs_left == 0, vote_in_thread=self.params.vote_in_thread,
-                   victim=g.name(self.night_victim) if self.night_victim else None, fallback=self.params.tie_fallback)
+            g.post("killer_club/runoff_open", out, **views.runoff_open_data(self, outcome.tied))
         elif result == "choice":
             victim = self.night_victim
             assert victim is not None
@@ -258,9 +238,7 @@ class KillerClub(Ruleset):
         out.events.append(ev.ChoiceClosed(round=round_, chosen=chosen, how=how))
         if chosen is not None:
             self.first.record(chosen)  # counted now so the post can say whether he leaves last words
-        g.post("killer_club/choice_result", out, round=round_, victim=g.name(victim) if victim else None,
-               chosen=g.name(chosen) if chosen else None, how=how,
-               last_words=bool(chosen and self.first.allowed(chosen)))
+        g.post("killer_club/choice_result", out, **views.choice_result_data(self, victim, chosen, how))
         if chosen is not None and self._death(chosen, "chosen" if how == "named" else "drawn", out):
             return
         self._open_night(round_ + 1, out)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from forumbot.engine.speaking import speaking_order
 from forumbot.rulesets.killer_club.roles import FACTION, HELPER, KILLER, NIGHT_VERBS, NURSE, POLICE
 
 if TYPE_CHECKING:
+    from forumbot.engine.orders import Order
     from forumbot.engine.votes import VoteOutcome
     from forumbot.rulesets.killer_club import KillerClub
 
@@ -34,6 +36,56 @@ def opening_data(rs: KillerClub) -> dict[str, Any]:
         "players": [pl.name for pl in g.players], "counts": rs.start_counts, "last_words": rs.first.limit,
         "vote_in_thread": p.vote_in_thread, "votes": p.votes, "tie_fallback": p.tie_fallback, "banned": rs.banned,
     }
+
+
+def night_open_data(rs: KillerClub, round_: int) -> dict[str, Any]:
+    """The night post: who is alive, which roles act tonight, and on night 1 the player the series rule
+    keeps from being the victim."""
+    g, c = rs.game, rs.start_counts
+    return {"round": round_, "alive": g.names(g.alive()), "helper": c[HELPER] > 0, "nurse": c[NURSE] > 0,
+            "banned": rs.banned if round_ == 1 else None}
+
+
+def night_record(rs: KillerClub, target: int | None, saved: bool, save: Order | None,
+                 victim: int | None) -> dict[str, Any]:
+    """One night for the final post: the killers' target, the save, the victim, the checks and the ask."""
+    g = rs.game
+    record = {
+        "round": g.phase.round, "target": g.name(target) if target else None, "saved": saved,
+        "save": g.name(save.target) if save else None, "victim": g.name(victim) if victim else None,
+    }
+    for key, label in (("check:police", "police_check"), ("check:helper", "helper_check"), ("ask", "ask")):
+        order = rs.tonight.get(key)
+        record[label] = g.name(order.target) if order else None
+    return record
+
+
+def day_open_data(rs: KillerClub) -> dict[str, Any]:
+    """The day post: the night's victim (or a peaceful night) and his last words, the speaking order
+    from the seat after the last death's, who is alive, how the votes are cast."""
+    g, p, victim = rs.game, rs.params, rs.night_victim
+    order = speaking_order(g.alive(), rs.last_death, len(g.players))
+    return {"round": g.phase.round, "victim": g.name(victim) if victim else None,
+            "last_words": victim is not None and rs.first.allowed(victim), "order": g.names(order),
+            "alive": g.names(g.alive()), "vote_in_thread": p.vote_in_thread, "votes": p.votes}
+
+
+def runoff_open_data(rs: KillerClub, tied: tuple[int, ...]) -> dict[str, Any]:
+    """A run-off's post: the tied, the speaking order, whether it is the last vote and what a last tie
+    does."""
+    g, p = rs.game, rs.params
+    order = speaking_order(g.alive(), rs.last_death, len(g.players))
+    return {"round": g.phase.round, "number": rs.vote.number, "candidates": g.names(tied), "order": g.names(order),
+            "last": rs.vote.runoffs_left == 0, "vote_in_thread": p.vote_in_thread,
+            "victim": g.name(rs.night_victim) if rs.night_victim else None, "fallback": p.tie_fallback}
+
+
+def choice_result_data(rs: KillerClub, victim: int | None, chosen: int | None, how: str) -> dict[str, Any]:
+    """The post of the night victim's choice: whom he named (or how the fallback decided)."""
+    g = rs.game
+    return {"round": g.phase.round, "victim": g.name(victim) if victim else None,
+            "chosen": g.name(chosen) if chosen else None, "how": how,
+            "last_words": bool(chosen and rs.first.allowed(chosen))}
 
 
 def vote_result_data(rs: KillerClub, outcome: VoteOutcome, result: str, chosen: int | None) -> dict[str, Any]:
