@@ -8,6 +8,7 @@ ruleset owns everything its rulebook says.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from forumbot.language.types import Command
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
+#: what resolves a phase at its deadline when it is not a method of the ruleset: (ruleset, out) -> None
+Closer = Callable[[Any, "Step"], None]
 
 
 class Params(BaseModel):
@@ -139,17 +142,20 @@ class Ruleset:
         :meth:`Game.dead_player_post`."""
         self.game.dead_player_post(seat, out)
 
-    #: phase kind -> the name of the ruleset's method ``(out) -> None`` that resolves a phase of that kind
-    #: when its deadline passes (and opens the next phase, or finishes): read by the default
-    #: :meth:`close_phase`
-    closers: ClassVar[dict[str, str]] = {}
+    #: phase kind -> what resolves a phase of that kind when its deadline passes (and opens the next phase,
+    #: or finishes): the name of the ruleset's method ``(out) -> None``, or a :data:`Closer` function
+    #: ``(ruleset, out) -> None`` (a ruleset that keeps one rule's phases in a module of their own); read
+    #: by the default :meth:`close_phase`
+    closers: ClassVar[Mapping[str, str | Closer]] = {}
 
     def close_phase(self, out: Step) -> None:
         """The current phase's deadline has passed: resolve it and open the next phase (or finish).
         Default: the closer :attr:`closers` names for the phase's kind (a kind it does not name closes
         with nothing done)."""
         closer = self.closers.get(self.game.phase.kind)
-        if closer is not None:
+        if callable(closer):
+            closer(self, out)
+        elif closer is not None:
             getattr(self, closer)(out)
 
     def on_removed(self, seat: int, out: Step) -> None:

@@ -29,13 +29,13 @@ from typing import Any, ClassVar
 from forumbot.engine.actions import act
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance, draw_modifier
-from forumbot.engine.ruleset import Ruleset, register
+from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.table import reshuffle, round_table
 from forumbot.engine.types import Step
-from forumbot.engine.votes import Change, Vote
+from forumbot.engine.votes import Vote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
-from forumbot.rulesets.human_kill import views
+from forumbot.rulesets.human_kill import sage, views
 from forumbot.rulesets.human_kill.actions import ACTIONS, WINDOW_ROLE, unknown_verb
 from forumbot.rulesets.human_kill.params import HumanKillParams
 from forumbot.rulesets.human_kill.roles import (
@@ -83,10 +83,10 @@ class HumanKill(Ruleset):
     final_data = views.final_data
     summary = views.summary
     unknown_verb = unknown_verb
-    closers: ClassVar[dict[str, str]] = {
-        "prologue": "_open_first_day", **dict.fromkeys(DAY_ORDER, "_close_window"), "election": "_close_election",
-        **dict.fromkeys(SAGE_VOTE_KINDS, "_close_sage_vote"), "sage_pleas": "_close_sage_pleas",
-        "succession": "_close_succession", "souten": "_close_souten", "order": "_open_banish",
+    closers: ClassVar[dict[str, str | Closer]] = {
+        "prologue": "_open_first_day", **dict.fromkeys(DAY_ORDER, "_close_window"), "election": sage.close_election,
+        **dict.fromkeys(SAGE_VOTE_KINDS, sage.close_vote), "sage_pleas": sage.close_pleas,
+        "succession": sage.close_succession, "souten": "_close_souten", "order": "_open_banish",
         **dict.fromkeys(VOTE_KINDS, "_close_banish")}
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (ruling 2026-12).
@@ -233,11 +233,6 @@ class HumanKill(Ruleset):
             return self.refuse(seat, cmd, "wrong_phase", out)
         super().on_unvote(seat, cmd, out)
 
-    def sage_weight(self, seat: int) -> float:
-        if seat == self.sage and not self.w("tenkiame"):
-            return self.params.sage_weight
-        return 1.0
-
     thread_verbs = frozenset({"withdraw"})
 
     def on_thread_post(self, seat: int, text: str, out: Step) -> None:
@@ -349,8 +344,8 @@ class HumanKill(Ruleset):
         if i + 1 < len(self.windows):
             return self._open_window(self.windows[i + 1], out)
         if self.round == 1 and self.params.sage and self.election is None:
-            return self._open_election(out)
-        self._nightfall(out)
+            return sage.open_election(self, out)
+        self.nightfall(out)
 
     def _close_exorcism(self, out: Step) -> None:
         g = self.game
@@ -373,7 +368,7 @@ class HumanKill(Ruleset):
                         how=how, tied=g.names(outcome.tied))
 
     # --- nightfall ----------------------------------------------------------------------------------
-    def _nightfall(self, out: Step) -> None:
+    def nightfall(self, out: Step) -> None:
         g = self.game
         dying: list[tuple[int, str]] = []
         if self.exorcised is not None:
@@ -403,9 +398,9 @@ class HumanKill(Ruleset):
         chain = self._with_takes(dying)
         if chain and self.w("souten"):
             return self._open_souten(chain, "nightfall", out)
-        self._settle_nightfall(chain, out)
+        self._settlenightfall(chain, out)
 
-    def _settle_nightfall(self, chain: list[tuple[int, str]], out: Step,
+    def _settlenightfall(self, chain: list[tuple[int, str]], out: Step,
                           subs: list[tuple[int, int]] | None = None) -> None:
         """The day's dead go out (``chain``: who and why, takes included; ``subs``: 苍天's
         substitutions, already announced with the dead when not None), then the win check, the
@@ -417,9 +412,9 @@ class HumanKill(Ruleset):
             self._post_souten_result(dead, subs, out)
         if self.check_win(out):
             return
-        self._night_order(out, announce=subs is None)
+        self.night_order(out, announce=subs is None)
 
-    def _night_order(self, out: Step, announce: bool) -> None:
+    def night_order(self, out: Step, announce: bool) -> None:
         """After the nightfall deaths: the succession window of a sage elected today who is out, the
         sage's order window, or straight to the banish vote. ``announce``: the post names the dead."""
         g = self.game
@@ -442,24 +437,6 @@ class HumanKill(Ruleset):
                     starts=g.names(self.round_dead or [self.sage]), myself=not self.round_dead)
             return
         self._open_banish(out, announce=announce)
-
-    def _close_succession(self, out: Step) -> None:
-        """A sage elected today and out at nightfall has named his successor, or not: the title
-        passes, or ends (rulebook § 贤者: 当贤者出局时，其可以选择…; ruling 2026-12)."""
-        g = self.game
-        old, self.succession_from = self.succession_from, None
-        assert old is not None
-        new = self.successor if self.successor is not None and self.active(self.successor) else None
-        self.successor = None
-        self.sage = new
-        out.events.append(ev.SageChanged(from_=old, to=new))
-        self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
-                         "to": g.name(new) if new else None})
-        g.post("human_kill/succession", out, round=self.round, old=g.name(old), new=g.name(new) if new else None)
-        if new is not None:
-            g.reply(new, "human_kill/recorded", out, action="sage", round=self.round, read_as=[],
-                    weight=self.params.sage_weight)
-        self._night_order(out, announce=False)
 
     # --- 苍天 (souten) ------------------------------------------------------------------------------
     def _open_souten(self, chain: list[tuple[int, str]], context: str, out: Step, **after: Any) -> None:
@@ -500,7 +477,7 @@ class HumanKill(Ruleset):
             else:
                 final.append((seat, how))
         if st["context"] == "nightfall":
-            return self._settle_nightfall(final, out, subs)
+            return self._settlenightfall(final, out, subs)
         dead = self._remove_all(final, out)
         self._post_souten_result(dead, subs, out)
         self._after_banish(st["chosen"], st["parsee"], out)
@@ -561,17 +538,9 @@ class HumanKill(Ruleset):
                              "to": g.name(self.sage) if self.sage else None})
         return removed
 
-    def _sage_order(self) -> tuple[int, bool] | None:
-        """The sage's choice of tonight's speaking order, if it stands: made tonight (choices are
-        cleared every day), by the sage who still holds the title and its privileges (not under 太阳雨)
-        (ruling 2026-12)."""
-        if self.order_choice is None or self.sage is None or self.w("tenkiame"):
-            return None
-        return self.order_choice
-
     def _speaking_order(self) -> list[int]:
         alive = self.playing()
-        choice = self._sage_order()
+        choice = sage.order_choice(self)
         if choice is not None:
             start, cw = choice
             order = round_table(self.seating, alive, start, clockwise=cw, include_start=False)
@@ -583,7 +552,7 @@ class HumanKill(Ruleset):
     def _open_banish(self, out: Step, announce: bool = False) -> None:
         g = self.game
         order = self._speaking_order()
-        chosen_by_sage = self._sage_order() is not None
+        chosen_by_sage = sage.order_choice(self) is not None
         g.open_phase("banish", self.round, self.round, out)
         votes = 1 if self.w("nagi") else self.params.banish_votes
         self.vote = Vote(replace(BANISH, votes=votes, change="replace" if self.params.change_vote else "first_stands"),
@@ -653,93 +622,6 @@ class HumanKill(Ruleset):
         if self.check_win(out):
             return
         self._open_day(self.round + 1, out)
-
-    # --- the sage -----------------------------------------------------------------------------------
-    def _open_election(self, out: Step) -> None:
-        g = self.game
-        alive = g.alive()
-        self.election = Vote(SAGE_ELECTION, candidates=tuple(alive))
-        g.open_phase("election", self.round, self.round, out)
-        order = round_table(self.seating, alive, min(alive), clockwise=True)
-        g.post("human_kill/election", out, round=self.round, order=g.names(order))
-
-    def _close_election(self, out: Step) -> None:
-        g = self.game
-        e = self.election
-        assert e is not None
-        alive = g.alive()
-        withdrawn = [s for s in e.withdrawn if s in alive]
-        candidates = [s for s in (e.candidates or ()) if s in alive]
-        change: Change = "replace" if self.params.change_vote else "first_stands"
-        self.election = Vote(replace(SAGE_ELECTION, change=change), candidates=tuple(candidates), voters=tuple(withdrawn))
-        if not withdrawn or not candidates:
-            why = "nobody_withdrew" if not withdrawn else "everyone_withdrew"
-            return self._sage_done(None, why, out)
-        g.open_phase("sage_vote", self.round, self.round, out)
-        g.post("human_kill/sage_vote", out, round=self.round, number=1, candidates=g.names(candidates),
-               voters=g.names(withdrawn), order=[])
-
-    def _close_sage_vote(self, out: Step) -> None:
-        """The first sage vote or the run-off. First vote: most votes is the sage; a tie, or nobody
-        receiving a vote (everyone abstained: a tie of all candidates, ruling 2026-12), goes to the
-        run-off. Run-off: most votes is the sage; a tie or nobody receiving a vote: no sage."""
-        g = self.game
-        e = self.election
-        assert e is not None
-        v = e
-        outcome = v.close(g.alive())
-        decision = v.decide(g, outcome, f"sage:{outcome.number}", out)  # no draw: a tie or no votes is "no sage"
-        kind, tied = outcome.kind, outcome.tied
-        if decision.how == "runoff":
-            kind, tied = "runoff", decision.among
-        out.events.append(ev.SageVoteClosed(number=outcome.number, vote_kind=kind, chosen=outcome.chosen, tied=list(tied)))
-        counts = outcome.counts
-        g.post("human_kill/sage_result", out, round=self.round, number=outcome.number,
-               result="no_votes" if kind == "none" else kind,
-               ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None} for b in outcome.ballots],
-               counts=[{"name": g.name(s), "votes": x} for s, x in counts],
-               chosen=g.name(outcome.chosen) if outcome.chosen else None, tied=g.names(tied),
-               all_abstained=outcome.kind == "none")
-        if kind == "decided":
-            return self._sage_done(outcome.chosen, "elected", out, posted=True)
-        if kind == "runoff":
-            voters = tuple(s for s in g.alive() if s not in tied)
-            v.next(tied, voters=voters)
-            g.open_phase("sage_pleas", self.round, self.round, out)
-            order = round_table(self.seating, list(tied), min(tied), clockwise=True)
-            g.post("human_kill/sage_pleas", out, round=self.round, candidates=g.names(tied), order=g.names(order),
-                   voters=g.names(voters))
-            return
-        self._sage_done(None, "tie" if kind == "exhausted" else "no_votes", out, posted=True)
-
-    def _close_sage_pleas(self, out: Step) -> None:
-        """The tied candidates have spoken again (some may have withdrawn): the run-off vote opens
-        among those still standing, cast by everyone but the tied; withdrawals are closed."""
-        g = self.game
-        e = self.election
-        assert e is not None
-        v = e
-        candidates = [c for c in (v.candidates or ()) if g.player(c).alive]
-        voters = [s for s in (v.voters or ()) if g.player(s).alive]
-        if not candidates:
-            return self._sage_done(None, "everyone_withdrew", out)
-        if not voters:
-            return self._sage_done(None, "no_voters", out)
-        g.open_phase("sage_runoff", self.round, self.round, out)
-        g.post("human_kill/sage_vote", out, round=self.round, number=2, candidates=g.names(candidates),
-               voters=g.names(voters), order=[])
-
-    def _sage_done(self, sage: int | None, why: str, out: Step, posted: bool = False) -> None:
-        g = self.game
-        self.sage = self.fresh_sage = sage
-        out.events.append(ev.SageElected(seat=sage, why=why))
-        self.log.append({"round": self.round, "action": "sage", "sage": g.name(sage) if sage else None, "why": why})
-        if not posted:
-            g.post("human_kill/sage_result", out, round=self.round, number=0, result=why, ballots=[], counts=[],
-                   chosen=None, tied=[])
-        if sage is not None:
-            g.reply(sage, "human_kill/recorded", out, action="sage", round=self.round, read_as=[], weight=self.params.sage_weight)
-        self._nightfall(out)
 
     # --- win and the end --------------------------------------------------------------------------
     def win_check(self) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from forumbot.engine.types import Step
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
+from forumbot.rulesets.human_kill import sage
 from forumbot.rulesets.human_kill.roles import remilia_sees
 from forumbot.rulesets.human_kill.votes import SAGE_VOTE_KINDS, VOTE_KINDS
 
@@ -150,7 +151,7 @@ def vote(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     v = rs.vote if g.phase.kind in VOTE_KINDS else rs.election
     assert v is not None  # a sage vote phase has its election
     target = None if cmd.verb == "abstain" else cmd.targets[0]
-    weight = rs.sage_weight(seat) if g.phase.kind in VOTE_KINDS else 1.0
+    weight = sage.weight(rs, seat) if g.phase.kind in VOTE_KINDS else 1.0
     v.cast(seat, () if target is None else (target,), weight=weight)
     out.events.append(ev.Ballot(phase_kind=g.phase.kind, round=rs.round, number=v.number, voter=seat, choice=target, weight=weight))
     _recorded(rs, seat, cmd, "vote", out, target=g.name(target) if target else None, weight=weight,
