@@ -28,14 +28,14 @@ from typing import Any, ClassVar
 
 from forumbot.engine.actions import act
 from forumbot.engine.game import Game, SetupError
-from forumbot.engine.modifiers import chance, draw_modifier
+from forumbot.engine.modifiers import chance
 from forumbot.engine.ruleset import Closer, Ruleset, register
-from forumbot.engine.table import reshuffle, round_table
+from forumbot.engine.table import round_table
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
-from forumbot.rulesets.human_kill import sage, views
+from forumbot.rulesets.human_kill import sage, views, weather
 from forumbot.rulesets.human_kill.actions import ACTIONS, WINDOW_ROLE, unknown_verb
 from forumbot.rulesets.human_kill.params import HumanKillParams
 from forumbot.rulesets.human_kill.roles import (
@@ -47,7 +47,6 @@ from forumbot.rulesets.human_kill.roles import (
     HUMAN_SIDE,
     IKU,
     MAMIZOU,
-    NOT_DAY_ONE,
     PARSEE,
     REIMU,
     RINNOSUKE,
@@ -86,7 +85,7 @@ class HumanKill(Ruleset):
     closers: ClassVar[dict[str, str | Closer]] = {
         "prologue": "_open_first_day", **dict.fromkeys(DAY_ORDER, "_close_window"), "election": sage.close_election,
         **dict.fromkeys(SAGE_VOTE_KINDS, sage.close_vote), "sage_pleas": sage.close_pleas,
-        "succession": sage.close_succession, "souten": "_close_souten", "order": "_open_banish",
+        "succession": sage.close_succession, "souten": weather.close_souten, "order": "_open_banish",
         **dict.fromkeys(VOTE_KINDS, "_close_banish")}
     #: The last-words window counts the phases in which players speak in the thread, not the day
     #: windows (no talk by day), the sage votes, nor the sage's order window (ruling 2026-12).
@@ -190,30 +189,6 @@ class HumanKill(Ruleset):
         """Is today's weather ``name``?"""
         return self.params.weather and self.weather == name
 
-    def fails(self, what: str, target: int, out: Step) -> bool:
-        """烈日: a role's action on ``target`` fails with ``fail_chance``."""
-        if not self.w("retsujitsu"):
-            return False
-        return chance(self.game, self.params.fail_chance, f"retsujitsu:{self.round}:{what}:{target}", out)
-
-    def _close_iku(self, out: Step) -> None:
-        """The Iku window closes: her choice takes effect (she may be out: then nothing happens)."""
-        g = self.game
-        choice, self.iku_choice = self.iku_choice, None
-        if choice is None or not g.living(IKU):
-            return
-        out.events.append(ev.Iku(round=self.round, choice=choice))
-        if choice == "cancel":
-            self.iku_spent = True
-            self.log.append({"round": self.round, "action": "iku_cancel"})
-            return
-        nxt = self.round + 1
-        if nxt not in self.foretold:
-            self.foretold[nxt] = self._draw_weather(nxt, out)
-        self.log.append({"round": self.round, "action": "iku_foresee", "weather": self.foretold[nxt]})
-        for s in g.living(IKU):
-            g.reply(s, "human_kill/foresight", out, round=self.round, weather=self.foretold[nxt])
-
     def on_no_lynch(self, seat: int, cmd: Command, out: Step) -> None:
         """No lynch is this rulebook's abstention (弃权): read as ``abstain``."""
         self.on_command(seat, Command("abstain"), out)
@@ -282,38 +257,10 @@ class HumanKill(Ruleset):
         if self.windows[0] == "iku":
             # Iku acts before the weather is announced: the day's first post is her window, without the
             # weather; the weather comes with the next window (or is cancelled).
-            return self._open_window("iku", out, first=True)
-        self._weather_and_first_window(self.windows[0], out)
+            return self.open_window("iku", out, first=True)
+        weather.open_day(self, self.windows[0], out)
 
-    def _draw_weather(self, round_: int, out: Step) -> str | None:
-        """The weather of ``round_`` (seeded by the round). A weather Iku foresaw was drawn on the day
-        before, when the sage could not yet be known: it leaves out 太阳雨 only without the sage rule."""
-        exclude = list(NOT_DAY_ONE) if round_ == 1 else []
-        if not self.params.sage or (self.sage is None and 1 < round_ == self.round):
-            exclude.append("tenkiame")
-        return draw_modifier(self.game, self.params.weather_weights, round_, out, exclude, purpose="weather")
-
-    def _weather_and_first_window(self, kind: str, out: Step, cancelled: bool = False) -> None:
-        """Draw (or take the foretold) weather of the day, apply it and open ``kind`` with it."""
-        g = self.game
-        round_ = self.round
-        reshuffled = False
-        if self.params.weather and not cancelled:
-            if round_ in self.foretold:
-                self.weather = self.foretold[round_]
-            else:
-                self.weather = self._draw_weather(round_, out)
-            hidden = chance(g, self.params.kyokkou_chance, f"kyokkou:{round_}", out)
-            self.weather_shown = "kyokkou" if hidden else self.weather
-            self.weathers.append({"round": round_, "weather": self.weather, "hidden": hidden})
-            if self.weather == "kawagiri":
-                self.seating = reshuffle(g, self.seating, f"kawagiri:{round_}", out)
-                reshuffled = True
-        elif cancelled:
-            self.weathers.append({"round": round_, "weather": None, "cancelled": True})
-        self._open_window(kind, out, first=True, reshuffled=reshuffled, cancelled=cancelled)
-
-    def _open_window(self, kind: str, out: Step, first: bool = False, reshuffled: bool = False,
+    def open_window(self, kind: str, out: Step, first: bool = False, reshuffled: bool = False,
                      cancelled: bool = False) -> None:
         g = self.game
         g.open_phase(kind, self.round, self.round, out)
@@ -339,10 +286,10 @@ class HumanKill(Ruleset):
         i = self.windows.index(kind)
         if kind == "iku":
             cancelling = self.iku_choice == "cancel" and bool(self.game.living(IKU))
-            self._close_iku(out)
-            return self._weather_and_first_window(self.windows[i + 1], out, cancelled=cancelling)
+            weather.close_iku(self, out)
+            return weather.open_day(self, self.windows[i + 1], out, cancelled=cancelling)
         if i + 1 < len(self.windows):
-            return self._open_window(self.windows[i + 1], out)
+            return self.open_window(self.windows[i + 1], out)
         if self.round == 1 and self.params.sage and self.election is None:
             return sage.open_election(self, out)
         self.nightfall(out)
@@ -356,7 +303,7 @@ class HumanKill(Ruleset):
             decision.how, "abstained" if outcome.ballots else "no_votes")
         protected = False
         if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
-            protected = not self.fails("disguise", target, out)
+            protected = not weather.fails(self, "disguise", target, out)
         self.exorcised = None if (target is None or protected) else target
         out.events.append(ev.ExorcismClosed(round=self.round, target=target, how=how, protected=protected))
         self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
@@ -375,7 +322,7 @@ class HumanKill(Ruleset):
             saved: bool | list[int] = self.yukari_save == self.exorcised and g.living(YUKARI)
             if saved:
                 self.yukari_used.add("save")
-                saved = not self.fails("save", self.exorcised, out)
+                saved = not weather.fails(self, "save", self.exorcised, out)
             if self.yukari_save is not None:
                 self.log.append({"round": self.round, "action": "yukari_save", "target": g.name(self.exorcised),
                                  "saved": bool(saved)})
@@ -383,12 +330,12 @@ class HumanKill(Ruleset):
                 dying.append((self.exorcised, "exorcised"))
         if self.yukari_kill is not None and g.living(YUKARI):
             self.yukari_used.add("kill")
-            ok = not self.fails("kill", self.yukari_kill, out)
+            ok = not weather.fails(self, "kill", self.yukari_kill, out)
             self.log.append({"round": self.round, "action": "yukari_kill", "target": g.name(self.yukari_kill), "ok": ok})
             if ok and g.player(self.yukari_kill).alive:
                 dying.append((self.yukari_kill, "border"))
         if self.dream and g.living(DOREMY):
-            caught = [t for t in self.dream if g.player(t).alive and not self.fails("dream", t, out)]
+            caught = [t for t in self.dream if g.player(t).alive and not weather.fails(self, "dream", t, out)]
             self.log.append({"round": self.round, "action": "dream", "targets": g.names(self.dream), "caught": g.names(caught)})
             for t in caught:
                 if t not in self.nightmare:
@@ -397,19 +344,19 @@ class HumanKill(Ruleset):
                 g.reply(t, "human_kill/nightmare", out, round=self.round, others=g.names([c for c in caught if c != t]))
         chain = self._with_takes(dying)
         if chain and self.w("souten"):
-            return self._open_souten(chain, "nightfall", out)
-        self._settlenightfall(chain, out)
+            return weather.open_souten(self, chain, "nightfall", out)
+        self.settle_nightfall(chain, out)
 
-    def _settlenightfall(self, chain: list[tuple[int, str]], out: Step,
+    def settle_nightfall(self, chain: list[tuple[int, str]], out: Step,
                           subs: list[tuple[int, int]] | None = None) -> None:
         """The day's dead go out (``chain``: who and why, takes included; ``subs``: 苍天's
         substitutions, already announced with the dead when not None), then the win check, the
         succession of a sage elected today, the sage's order and the banish vote."""
-        dead = self._remove_all(chain, out)
+        dead = self.remove_all(chain, out)
         self.fresh_sage = None
         self.round_dead = sorted(dead)
         if subs is not None:
-            self._post_souten_result(dead, subs, out)
+            weather.post_souten_result(self, dead, subs, out)
         if self.check_win(out):
             return
         self.night_order(out, announce=subs is None)
@@ -419,7 +366,7 @@ class HumanKill(Ruleset):
         sage's order window, or straight to the banish vote. ``announce``: the post names the dead."""
         g = self.game
         dead = g.names(self.round_dead) if announce else None
-        last_words = self._will(self.round_dead) if announce else []
+        last_words = self.will(self.round_dead) if announce else []
         common = {"round": self.round, "dead": dead, "last_words": last_words, "by_sage": False, "donten": False,
                   "alive": g.names(g.alive()), "votes": self.params.banish_votes, "nagi": self.w("nagi")}
         if self.succession_from is not None:
@@ -438,56 +385,7 @@ class HumanKill(Ruleset):
             return
         self._open_banish(out, announce=announce)
 
-    # --- 苍天 (souten) ------------------------------------------------------------------------------
-    def _open_souten(self, chain: list[tuple[int, str]], context: str, out: Step, **after: Any) -> None:
-        """苍天: the dying are announced (seat order, no cause) and any other player still in the game
-        may volunteer, by PM, to go out in the place of one of them (the appendix, 天气)."""
-        g = self.game
-        self.souten = {"chain": chain, "context": context, "volunteers": {}, "seq": 0, **after}
-        g.open_phase("souten", self.round, self.round, out)
-        g.post("human_kill/souten", out, round=self.round, dying=g.names(sorted(d for d, _ in chain)),
-               context=context, alive=g.names(g.alive()))
-
-    def _close_souten(self, out: Step) -> None:
-        """Each dying player's nearest volunteer (fewest seats apart round the table of the living,
-        either way; equally near: the earlier offer) goes out in his place, inheriting the cause;
-        the dying player stays in. A volunteer's own take does not fire (the take is settled with
-        the deaths, before the substitution: the daily order's "revenge, the souten substitution")."""
-        g = self.game
-        st = self.souten
-        assert st is not None
-        self.souten = None
-        ring = [s for s in self.seating if g.player(s).alive]
-
-        def apart(a: int, b: int) -> int:
-            d = abs(ring.index(a) - ring.index(b))
-            return min(d, len(ring) - d)
-
-        final: list[tuple[int, str]] = []
-        subs: list[tuple[int, int]] = []
-        for seat, how in st["chain"]:
-            offers = sorted((apart(seat, v), seq, v) for v, (t, seq) in st["volunteers"].items()
-                            if t == seat and self.active(v))
-            if offers:
-                v = offers[0][2]
-                final.append((v, how))
-                subs.append((seat, v))
-                out.events.append(ev.Substituted(round=self.round, for_=seat, by=v))
-                self.log.append({"round": self.round, "action": "souten", "for": g.name(seat), "by": g.name(v)})
-            else:
-                final.append((seat, how))
-        if st["context"] == "nightfall":
-            return self._settlenightfall(final, out, subs)
-        dead = self._remove_all(final, out)
-        self._post_souten_result(dead, subs, out)
-        self._after_banish(st["chosen"], st["parsee"], out)
-
-    def _post_souten_result(self, dead: list[int], subs: list[tuple[int, int]], out: Step) -> None:
-        g = self.game
-        g.post("human_kill/souten_result", out, round=self.round, dead=g.names(sorted(dead)),
-               subs=[{"for": g.name(a), "by": g.name(b)} for a, b in subs], last_words=self._will(sorted(dead)))
-
-    def _will(self, seats: list[int]) -> list[str]:
+    def will(self, seats: list[int]) -> list[str]:
         return [self.game.name(s) for s in seats if self.may_leave_will(s)]
 
     def _with_takes(self, dying: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -507,7 +405,7 @@ class HumanKill(Ruleset):
                     queue.append((t, "taken"))
         return chain
 
-    def _remove_all(self, chain: list[tuple[int, str]], out: Step) -> list[int]:
+    def remove_all(self, chain: list[tuple[int, str]], out: Step) -> list[int]:
         """Remove every one of ``chain`` (seat, cause) at once and settle the sage's title: his
         successor named beforehand takes it (not under 太阳雨), or it ends; a sage elected today
         chooses now, in a ``succession`` window. Returns every seat removed."""
@@ -558,7 +456,7 @@ class HumanKill(Ruleset):
         self.vote = Vote(replace(BANISH, votes=votes, change="replace" if self.params.change_vote else "first_stands"),
                          voters=tuple(self.playing()))
         g.post("human_kill/nightfall", out, round=self.round, dead=g.names(self.round_dead) if announce else None,
-               last_words=self._will(self.round_dead) if announce else [], sage=g.name(self.sage) if self.sage else None,
+               last_words=self.will(self.round_dead) if announce else [], sage=g.name(self.sage) if self.sage else None,
                order=g.names(order), by_sage=chosen_by_sage, donten=self.w("donten"), alive=g.names(g.alive()),
                votes=votes, nagi=self.w("nagi"), sage_weight=self.params.sage_weight if self.sage and not self.w("tenkiame") else None)
 
@@ -589,7 +487,7 @@ class HumanKill(Ruleset):
                          "chosen": g.name(chosen) if chosen else None, "utsuho": utsuho})
         chain = self._with_takes(dying)
         souten = bool(chain) and self.w("souten")
-        dead = [] if souten else self._remove_all(chain, out)
+        dead = [] if souten else self.remove_all(chain, out)
         kousa = self.w("kousa")
         counts = outcome.counts
         g.post("human_kill/banish_result", out, round=self.round, number=outcome.number, result=outcome.kind,
@@ -599,9 +497,9 @@ class HumanKill(Ruleset):
                chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied),
                dead=g.names(sorted(dead)), utsuho=utsuho,
                revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
-               last_words=self._will(sorted(dead)), more_votes=outcome.kind == "runoff", souten=souten)
+               last_words=self.will(sorted(dead)), more_votes=outcome.kind == "runoff", souten=souten)
         if souten:
-            return self._open_souten(chain, "banish", out, chosen=chosen, parsee=parsee)
+            return weather.open_souten(self, chain, "banish", out, chosen=chosen, parsee=parsee)
         if outcome.kind == "runoff":
             if self.check_win(out):
                 return
@@ -611,9 +509,9 @@ class HumanKill(Ruleset):
             g.post("human_kill/banish_runoff", out, round=self.round, number=v.number, candidates=g.names(outcome.tied),
                    order=g.names(order), last=v.runoffs_left == 0)
             return
-        self._after_banish(chosen, parsee, out)
+        self.after_banish(chosen, parsee, out)
 
-    def _after_banish(self, chosen: int | None, parsee: bool, out: Step) -> None:
+    def after_banish(self, chosen: int | None, parsee: bool, out: Step) -> None:
         """After the night's banishment: Parsee's win (her banishment took everyone else out; a
         banished Utsuho counts as alive, ruling 2026-12), the other wins, then the next day."""
         g = self.game

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from forumbot.engine.types import Step
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import events as ev
-from forumbot.rulesets.human_kill import sage
+from forumbot.rulesets.human_kill import sage, weather
 from forumbot.rulesets.human_kill.roles import remilia_sees
 from forumbot.rulesets.human_kill.votes import SAGE_VOTE_KINDS, VOTE_KINDS
 
@@ -41,7 +41,7 @@ def check(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     g = rs.game
     target = cmd.targets[0]
     rs.check_done = target
-    failed = rs.fails("check", target, out)
+    failed = weather.fails(rs, "check", target, out)
     seen = None if failed else remilia_sees(g.player(target).role)
     out.events.append(ev.Check(seat=seat, target=target, seen=seen, round=rs.round))
     rs.log.append({"round": rs.round, "action": "check", "target": g.name(target), "result": seen, "failed": failed})
