@@ -1,225 +1,65 @@
 """吸血鬼村莊 (vampire_village): vampires against a village of seer, cupid, witch, guard, hunter, elder and
 piper, with lovers and an elected sheriff; night actions by private message.
 
-Rulebook: ``shared/seeds/002_d9ee23489227a64b.txt``; rulings: ``shared/seeds/README.md`` § vampire_village;
-for players and organisers: ``docs/vampire_village.md``.
+Rulebook: 《吸血鬼村莊》 (its clauses are quoted where they are applied); rulings where it is open, for
+players and organisers: docs/vampire_village.md. Declarations: :mod:`~forumbot.rulesets.vampire_village.roles`,
+:mod:`~forumbot.rulesets.vampire_village.actions`; what posts show: :mod:`~forumbot.rulesets.vampire_village.views`.
 
-Timeline: a prologue (role PMs; no commands), then on night 1 a ``cupid`` phase (when a cupid was dealt),
-and every night a ``night`` phase (guard, seer, vampires' kill and self-kill, piper) and a ``witch`` phase
-(when a witch was dealt: she is told the victim and may save or poison). Dawn announces the dead and the
-day's speaking order; after every batch of deaths the hunter's ``shot`` window opens while a hidden hunter
-may still shoot (whoever died: README ruling 2026-12), then each dead sheriff's ``successor``; day 1
-has the sheriff's ``election`` (a revote among the tied is another ``election`` phase); then the day
-``vote`` and its ``runoff``. A vampire's self-kill skips the next day's talk and vote.
+Timeline (【游戲流程】): a prologue (role PMs; no commands), then on night 1 a ``cupid`` phase (when a cupid
+was dealt), and every night a ``night`` phase (guard, seer, vampires' kill and self-kill, piper) and a
+``witch`` phase (when a witch was dealt: she is told the victim and may save or poison). Dawn announces the
+dead and the day's speaking order; after every batch of deaths the hunter's ``shot`` window opens while a
+hidden hunter may still shoot (whoever died: docs/vampire_village.md), then each dead sheriff's
+``successor``; day 1 has the sheriff's ``election`` (a revote among the tied is another ``election``
+phase); then the day ``vote`` and its ``runoff``. A vampire's self-kill skips the next day's talk and vote.
 
 Shared mechanics: :mod:`forumbot.engine.night` (team orders, once-a-night answers, no-repeat rules),
-:mod:`forumbot.engine.votes` (the votes, declared in :data:`ELECTION` and :data:`DAY_VOTE`), :mod:`forumbot.engine.potions` (the
-witch's potions), :mod:`forumbot.engine.links` (the lovers' linked deaths), :mod:`forumbot.engine.title`
-(the sheriff) and :mod:`forumbot.engine.triggers` (windows opened by deaths).
-
-No role is revealed before the final post unless ``reveal_roles_at_death``.
+:mod:`forumbot.engine.votes`, :mod:`forumbot.engine.potions` (the witch's potions), :mod:`forumbot.engine.links`
+(the lovers' linked deaths), :mod:`forumbot.engine.title` (the sheriff) and :mod:`forumbot.engine.triggers`
+(windows opened by deaths).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-from pydantic import Field
-
-from forumbot.engine.actions import Action, Check, Count, Distinct, GateStep, Refusal, living, named, not_self
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.links import Links
 from forumbot.engine.night import NightActions, tell
-from forumbot.engine.orders import Order
 from forumbot.engine.potions import Potions
-from forumbot.engine.ruleset import Params, Ruleset, register
+from forumbot.engine.ruleset import Ruleset, register
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.title import Title
 from forumbot.engine.triggers import Window, Windows
 from forumbot.engine.types import Step, Winner
-from forumbot.engine.votes import Vote, VoteOutcome, VoteRule, seeded_draw
-from forumbot.language.types import Command
+from forumbot.engine.votes import Vote, seeded_draw
 from forumbot.rulesets.vampire_village import events as ev
-
-VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER = (
-    "vampire", "villager", "seer", "cupid", "witch", "guard", "hunter", "elder", "piper")
-ROLES = (VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER)
-VAMPIRES, VILLAGERS, PIPER_WIN, LOVERS = "vampires", "villagers", "piper", "lovers"
-#: Everyone but the vampires is a villager (「除吸血鬼外統稱村民」); the piper and the lovers may also win alone.
-FACTION = {r: (VAMPIRES if r == VAMPIRE else VILLAGERS) for r in ROLES}
-#: The villager-side powers the elder's death by the village's hand takes away.
-POWER_ROLES = (SEER, WITCH, GUARD, HUNTER, PIPER)
-#: Night commands of each role (the votes are everyone's).
-NIGHT_VERBS = {VAMPIRE: ["kill", "selfkill"], VILLAGER: [], SEER: ["check"], CUPID: ["link"], WITCH: ["save", "poison"],
-               GUARD: ["guard"], HUNTER: [], ELDER: [], PIPER: ["charm"]}
-#: The sheriff election (README § vampire_village): 「Sheriff: elected by vote on the first day after the
-#: night; must exist (a tie: revote among the tied; tied again: a seeded draw among them)」; nobody voting
-#: is settled by a seeded draw among the candidates, as the title must exist.
-ELECTION = VoteRule("sheriff election", votes=2, last_tie="draw", no_votes="draw")
-#: The day vote (README § vampire_village): 「the most votes is executed; a tie: the tied plead and everyone
-#: votes again among them; tied again: nobody (config); nobody votes: straight to night」; the sheriff's
-#: ballot counts double (「the vote counts double」). ``votes`` and ``last_tie`` come from the parameters.
-DAY_VOTE = VoteRule("day vote", votes=2, last_tie="nobody")
-
-#: The rulebook's presets (13–18 players). 14–15: 5–6 villagers; 16–17: 4–5 vampires.
-_BASE = {SEER: 1, CUPID: 1, WITCH: 1, GUARD: 1}
-PRESETS: dict[int, dict[str, int]] = {
-    13: {VAMPIRE: 3, VILLAGER: 6, **_BASE},
-    14: {VAMPIRE: 4, VILLAGER: 5, **_BASE, HUNTER: 1},
-    15: {VAMPIRE: 4, VILLAGER: 6, **_BASE, HUNTER: 1},
-    16: {VAMPIRE: 4, VILLAGER: 6, **_BASE, HUNTER: 1, ELDER: 1},
-    17: {VAMPIRE: 5, VILLAGER: 6, **_BASE, HUNTER: 1, ELDER: 1},
-    18: {VAMPIRE: 5, VILLAGER: 6, **_BASE, HUNTER: 1, ELDER: 1, PIPER: 1},
-}
-
-
-def preset_counts(n: int) -> dict[str, int]:
-    """The rulebook's role counts for ``n`` players (13–18); KeyError outside that range."""
-    base = PRESETS[n]
-    return {r: base.get(r, 0) for r in ROLES}
-
-
-class VampireVillageParams(Params):
-    """Season parameters of vampire_village; defaults are the rulebook's (README rulings marked config)."""
-
-    counts: dict[str, int] | None = Field(
-        None, description="role counts overriding the preset (role -> count); villagers fill the rest")
-    team_order: Literal["last", "first"] = Field(
-        "last", description="the vampires' kill: the last order from any vampire stands, or the first")
-    guard_and_save: Literal["lives", "dies"] = Field(
-        "lives", description="guarded and saved by the witch the same night: lives, or dies (同守同救)")
-    tell_charmed: bool = Field(True, description="charmed players are told so at dawn")
-    tie_fallback: Literal["nobody", "draw"] = Field(
-        "nobody", description="day vote tied again after the run-off: nobody dies, or a seeded draw among the tied")
-    votes: int = Field(2, ge=1, le=3, description="day votes before the tie rule (the first + run-offs)")
-    reveal_roles_at_death: bool = Field(False, description="announce a dead player's role")
-    elder_lives: int = Field(2, ge=1, description="the elder's lives against vampire kills")
-    last_words: bool = Field(True, description="the dead may post last words in the thread")
-    will_phases: int = Field(1, ge=0, description="phases after a death in which the last words may be posted")
-
-
-# --- the actions (forumbot.engine.actions): who may do what, when, on whom ------------------------------
-#: the judge of 吸血鬼村莊 checks the phase before the power (a lost power is told only in its phase)
-_GATE: tuple[GateStep, ...] = ("role", "alive", "phase", "who")
-
-
-def _has_power(rs: Any, seat: int) -> bool:
-    """The elder's death by the village's hand takes the villagers' powers away."""
-    return not (rs.role_of(seat) in POWER_ROLES and rs.powers_lost)
-
-
-#: lovers never vote for nor target each other
-_NOT_LOVER = named("lover", lambda rs, seat, t: not rs.links.linked(seat, t))
-_ONE_LIVING = (Count(1, 1), living())
-
-
-def _night(key: str, verbs: tuple[str, ...], handler: str, role: str, phase: str = "night", **kw: Any) -> Action:
-    """A night action of ``role``: role, alive, phase (named in the refusal), power."""
-    return Action(key, verbs, handler, phases=(phase,), roles=(role,), phase_data={"expected": phase}, who=_has_power,
-                  who_reason="powers_lost", order=_GATE, **kw)
-
-
-def _window(key: str, verbs: tuple[str, ...], handler: str, kind: str, **kw: Any) -> Action:
-    """The action of a death window (the hunter's shot, the sheriff's successor): the window's player, dead or alive."""
-    return Action(key, verbs, handler, phases=(kind,), alive=None, phase_data={"expected": kind},
-                  who=lambda rs, seat: rs.windows.current is not None and rs.windows.current.seat == seat,
-                  who_reason="not_your_window", who_data={"expected": kind}, order=_GATE,
-                  owes=lambda rs, seat: rs.window_choice is None and (kind == "successor" or rs._may_shoot(rs.windows.current)),
-                  **kw)
-
-
-def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    done = rs.night.once("check")
-    return None if done is None else Refusal("already_checked", {"target": rs.game.name(done.target),
-                                                                  "role": rs.role_of(done.target)})
-
-
-def _order_taken(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """With ``team_order`` "first" the vampires' first order stands."""
-    previous = rs.night.of(VAMPIRE)
-    if previous is None or rs.params.team_order != "first":
-        return None
-    return Refusal("order_taken", {"target": rs.game.name(previous.target), "by": rs.game.name(previous.actor)})
-
-
-def _may_selfkill(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """Not on night 1, one self-kill a night, never the last vampire."""
-    g = rs.game
-    if g.phase.round == 1:
-        return Refusal("selfkill_first_night")
-    if rs.selfkill is not None:
-        return Refusal("selfkill_taken", {"by": g.name(rs.selfkill)})
-    if len(g.living(VAMPIRE)) < 2:
-        return Refusal("selfkill_last")
-    return None
-
-
-def _potion(kind: str) -> Check:
-    def check(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-        return None if rs.potions.has(kind) else Refusal("no_potion", {"potion": kind})
-    return check
-
-
-def _charm_targets(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    """One or two players (a name written twice counts once), neither the piper nor a dead player."""
-    g = rs.game
-    targets = tuple(dict.fromkeys(cmd.targets))
-    if not 1 <= len(targets) <= 2:
-        return Refusal("charm_count", {"count": len(targets)})
-    for t in targets:
-        if t == seat:
-            return Refusal("charm_self")
-        if not g.player(t).alive:
-            return Refusal("dead_target", {"target": g.name(t)})
-    return None
-
-
-def _shot_power(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return Refusal("powers_lost") if rs.powers_lost else None
-
-
-def _already_voted(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    existing = rs.vote.ballot_of(seat)
-    return None if existing is None else Refusal("already_voted", {"target": rs.game.name(existing.choices[0])})
-
-
-def _witch_owes(rs: Any, seat: int) -> bool:
-    return rs.night.of(WITCH) is None and rs.potions.any()
-
-
-ACTIONS = (
-    _night("link", ("link",), "_link", CUPID, "cupid",
-           targets=(Count(2, 2, "two_targets"), Distinct("same_twice", lambda rs, seat, cmd: {"target": rs.game.name(cmd.targets[0])}),
-                    living()),
-           owes=lambda rs, seat: rs.link_choice is None, offers_self=True),
-    _night("kill", ("kill",), "_kill", VAMPIRE, targets=(*_ONE_LIVING, not_self("kill_self"), _NOT_LOVER),
-           checks=(_order_taken,), owes=lambda rs, seat: rs.night.of(VAMPIRE) is None),
-    _night("selfkill", ("selfkill",), "_selfkill", VAMPIRE, checks=(_may_selfkill,),
-           help=lambda rs, seat: None if rs.game.phase.round == 1 else "selfkill"),
-    _night("check", ("check",), "_check", SEER, targets=(*_ONE_LIVING, not_self("check_self")),
-           again="refused", already=_already_checked, owes=lambda rs, seat: rs.night.once("check") is None),
-    _night("guard", ("guard",), "_guard", GUARD,
-           targets=(*_ONE_LIVING, named("repeat_guard", lambda rs, seat, t: not rs.night.repeats(GUARD, t))),
-           owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
-    _night("charm", ("charm",), "_charm", PIPER, targets=(_charm_targets,), owes=lambda rs, seat: not rs.charm_choice,
-           offer_most=lambda rs, seat: 2),
-    _night("save", ("save",), "_save", WITCH, "witch",
-           targets=(_potion("save"), *_ONE_LIVING,
-                    named("not_victim", lambda rs, seat, t: t == rs.witch_told,
-                                 victim=lambda rs: rs.game.name(rs.witch_told) if rs.witch_told else None)),
-           help=lambda rs, seat: "save" if rs.potions.has("save") else None, owes=_witch_owes, offers_self=True),
-    _night("poison", ("poison",), "_poison", WITCH, "witch", targets=(_potion("poison"), *_ONE_LIVING, _NOT_LOVER),
-           help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, owes=_witch_owes),
-    Action("vote", ("vote",), "_vote", phases=("election", "vote", "runoff"), phase_data={"expected": "vote"}, order=_GATE,
-           targets=(*_ONE_LIVING, named("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
-                                               candidates=lambda rs: rs.game.names(rs.vote.candidates or ())), _NOT_LOVER),
-           again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
-    _window("shoot", ("shoot", "take"), "_shoot", "shot",
-            targets=(_shot_power, *_ONE_LIVING, not_self("target_self"), _NOT_LOVER),
-            help=lambda rs, seat: "shoot" if rs._may_shoot(rs.windows.current) else None),
-    _window("successor", ("successor",), "_successor", "successor", targets=(*_ONE_LIVING, not_self("target_self"))),
+from forumbot.rulesets.vampire_village import views
+from forumbot.rulesets.vampire_village.actions import ACTIONS, DAY_VOTE, ELECTION
+from forumbot.rulesets.vampire_village.params import VampireVillageParams
+from forumbot.rulesets.vampire_village.roles import (
+    CUPID,
+    ELDER,
+    FACTION,
+    GUARD,
+    HUNTER,
+    LOVERS,
+    PIPER,
+    PIPER_WIN,
+    POWER_ROLES,
+    PRESETS,
+    ROLES,
+    SEER,
+    VAMPIRE,
+    VAMPIRES,
+    VILLAGER,
+    VILLAGERS,
+    WITCH,
+    preset_counts,
 )
+
+__all__ = ["ELECTION", "PRESETS", "VampireVillage", "VampireVillageParams", "preset_counts"]
 
 
 @register
@@ -236,6 +76,12 @@ class VampireVillage(Ruleset):
     will_skips = ("shot", "successor")
     min_players = 4
     actions = ACTIONS
+    closers: ClassVar[dict[str, str]] = {
+        "prologue": "_close_prologue", "cupid": "_close_cupid", "night": "_close_night", "witch": "_dawn",
+        "election": "_close_election", "vote": "_close_vote", "runoff": "_close_vote", "shot": "_close_window",
+        "successor": "_close_window"}
+    role_reply_data, status_data, final_data, summary = (
+        views.role_reply_data, views.status_data, views.final_data, views.summary)
 
     def __init__(self, game: Game, params: VampireVillageParams) -> None:
         super().__init__(game, params)
@@ -264,11 +110,12 @@ class VampireVillage(Ruleset):
         self.win_reason: str | None = None
         self.nights: list[dict[str, Any]] = []
         self.deaths: list[dict[str, Any]] = []
-        self._tonight: dict[str, Any] = {}
+        self.tonight: dict[str, Any] = {}  # this night's record, for the final post
 
     # --- set-up -----------------------------------------------------------------------------------
     def role_counts(self, n_players: int) -> dict[str, int]:
-        """The preset for ``n_players`` with the season's ``counts``; villagers fill the rest."""
+        """The preset for ``n_players`` (「參加人數限定在13~18人范圍內」) with the season's ``counts``;
+        villagers fill the rest."""
         if n_players in PRESETS:
             counts = preset_counts(n_players)
         elif self.params.counts is None:
@@ -285,6 +132,7 @@ class VampireVillage(Ruleset):
         return counts
 
     def start(self, out: Step) -> None:
+        """Role PMs and the opening post; the elder starts with his lives (「長老有兩條命」)."""
         g = self.game
         self.start_counts = {r: sum(1 for p in g.players if p.role == r) for r in ROLES}
         c = self.start_counts
@@ -296,13 +144,7 @@ class VampireVillage(Ruleset):
         out.events.append(ev.Setup(counts=c))
         for p in g.players:
             g.reply(p.seat, "vampire_village/role", out, **self.role_reply_data(p.seat))
-        g.post("vampire_village/opening", out, players=[p.name for p in g.players], counts=c, **self._rules_data())
-
-    def _rules_data(self) -> dict[str, Any]:
-        p = self.params
-        return {"guard_and_save": p.guard_and_save, "tell_charmed": p.tell_charmed, "tie_fallback": p.tie_fallback,
-                "reveal": p.reveal_roles_at_death, "elder_lives": p.elder_lives, "team_order": p.team_order,
-                "votes": p.votes, "last_words": p.last_words}
+        g.post("vampire_village/opening", out, players=[p.name for p in g.players], counts=c, **views.rules_data(self))
 
     def team(self, role: str) -> list[int]:
         """Every seat dealt ``role`` (dead included), in seat order."""
@@ -311,140 +153,18 @@ class VampireVillage(Ruleset):
     def role_of(self, seat: int) -> str:
         return self.game.player(seat).role
 
-    def role_reply_data(self, seat: int) -> dict[str, Any]:
-        g = self.game
-        role = self.role_of(seat)
-        mates = [s for s in self.team(VAMPIRE) if s != seat] if role == VAMPIRE else []
-        example = next((p.seat for p in g.players if p.seat != seat and p.seat not in mates), seat)
-        second = next((p.seat for p in g.players if p.seat not in (seat, example) and p.seat not in mates), seat)
-        return {
-            "name": g.name(seat), "seat": seat, "role": role, "teammates": g.names(mates),
-            "players": [p.name for p in g.players], "verbs": NIGHT_VERBS[role], "counts": self.start_counts,
-            "example": g.name(example), "example2": g.name(second), "lover": self._lover_names(seat),
-            **self._rules_data(),
-        }
-
-    def _lover_names(self, seat: int) -> list[str]:
-        return self.game.names(self.links.partners(seat))
-
-    # --- commands ---------------------------------------------------------------------------------
-    # Every check of who may act, when and on whom is declared in ACTIONS (module level, above the class);
-    # the handlers only record what passed.
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook."""
         return self.params.last_words
 
-    def _recorded(self, seat: int, cmd: Command, out: Step, verb: str, targets: list[int], replaced: list[int] | None = None,
-                  **data: Any) -> None:
-        g = self.game
-        g.reply(seat, "vampire_village/recorded", out, verb=verb, round=g.phase.round, targets=g.names(targets),
-                replaced=g.names(replaced) if replaced else None, read_as=g.read_as(cmd), **data)
-
-    def _link(self, seat: int, cmd: Command, out: Step) -> None:
-        a, b = cmd.targets
-        previous, self.link_choice = self.link_choice, (a, b)
-        out.events.append(ev.LinkOrder(seat=seat, targets=[a, b]))
-        self._recorded(seat, cmd, out, "link", [a, b], list(previous) if previous and set(previous) != {a, b} else None)
-
-    def _guard(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        previous = self.night.order(g, GUARD, [seat], Order(seat, "guard", target), out, "vampire_village/relayed")
-        self._recorded(seat, cmd, out, "guard", [target], [previous.target] if previous and previous.target != target else None,
-                       myself=target == seat)
-
-    def _check(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        self.night.use("check", Order(seat, "check", target))
-        self._tonight["check"] = target
-        out.events.append(ev.Check(seat=seat, target=target, round=g.phase.round))
-        g.reply(seat, "vampire_village/seer_result", out, target=g.name(target), role=self.role_of(target),
-                round=g.phase.round, read_as=g.read_as(cmd))
-
-    def _kill(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        target = cmd.targets[0]
-        previous = self.night.of(VAMPIRE)
-        mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
-        self.night.order(g, VAMPIRE, self.team(VAMPIRE), Order(seat, "kill", target), out, "vampire_village/relayed",
-                         round=g.phase.round)
-        self._recorded(seat, cmd, out, "kill", [target], [previous.target] if previous and previous.target != target else None,
-                       relayed=g.names(mates))
-
-    def _selfkill(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        self.selfkill = seat
-        mates = [s for s in self.team(VAMPIRE) if s != seat and g.player(s).alive]
-        out.events.append(ev.SelfkillOrder(seat=seat, round=g.phase.round))
-        tell(g, mates, "vampire_village/relayed", out, actor=g.name(seat), verb="selfkill", target=g.name(seat),
-             replaced=None, round=g.phase.round)
-        self._recorded(seat, cmd, out, "selfkill", [seat], None, relayed=g.names(mates))
-
-    def _witch_order(self, seat: int, cmd: Command, kind: str, target: int, out: Step) -> None:
-        g = self.game
-        previous = self.night.order(g, WITCH, [seat], Order(seat, kind, target), out, "vampire_village/relayed")
-        replaced = [previous.target] if previous and (previous.verb, previous.target) != (kind, target) else None
-        self._recorded(seat, cmd, out, kind, [target], replaced, replaced_verb=previous.verb if previous else None,
-                       myself=target == seat)
-
-    def _save(self, seat: int, cmd: Command, out: Step) -> None:
-        self._witch_order(seat, cmd, "save", cmd.targets[0], out)
-
-    def _poison(self, seat: int, cmd: Command, out: Step) -> None:
-        self._witch_order(seat, cmd, "poison", cmd.targets[0], out)
-
-    def _charm(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        targets = tuple(dict.fromkeys(cmd.targets))
-        previous, self.charm_choice = self.charm_choice, targets
-        out.events.append(ev.CharmOrder(seat=seat, targets=list(targets)))
-        self._recorded(seat, cmd, out, "charm", list(targets),
-                       list(previous) if previous and set(previous) != set(targets) else None,
-                       already=g.names([t for t in targets if t in self.charmed]))
-
-    def _shoot(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        previous, self.window_choice = self.window_choice, target
-        out.events.append(ev.ShotOrder(seat=seat, target=target))
-        self._recorded(seat, cmd, out, "shoot", [target], [previous] if previous and previous != target else None)
-
-    def _successor(self, seat: int, cmd: Command, out: Step) -> None:
-        target = cmd.targets[0]
-        previous, self.window_choice = self.window_choice, target
-        out.events.append(ev.SuccessorOrder(seat=seat, target=target))
-        self._recorded(seat, cmd, out, "successor", [target], [previous] if previous and previous != target else None)
-
-    def _vote(self, seat: int, cmd: Command, out: Step) -> None:
-        g = self.game
-        kind = g.phase.kind
-        target = cmd.targets[0]
-        weight = 1.0 if kind == "election" else self.sheriff.weight_of(seat)
-        self.vote.cast(seat, (target,), weight=weight)
-        out.events.append(ev.Ballot(vote_kind=kind, round=g.phase.round, number=self.vote.number, voter=seat, choice=target, weight=weight))
-        self._recorded(seat, cmd, out, "vote", [target], None, election=kind == "election", weight=int(weight))
-
-    # --- phases -----------------------------------------------------------------------------------
-    def close_phase(self, out: Step) -> None:
-        kind = self.game.phase.kind
-        if kind == "prologue":
-            self._open_night(1, out)
-        elif kind == "cupid":
-            self._close_cupid(out)
-        elif kind == "night":
-            self._close_night(out)
-        elif kind == "witch":
-            self._dawn(out)
-        elif kind == "election":
-            self._close_election(out)
-        elif kind in ("vote", "runoff"):
-            self._close_vote(out)
-        elif kind in ("shot", "successor"):
-            self._close_window(out)
+    # --- the night --------------------------------------------------------------------------------
+    def _close_prologue(self, out: Step) -> None:
+        self._open_night(1, out)
 
     def _open_night(self, round_: int, out: Step) -> None:
+        """Nightfall (「系統將宣布天黑了」): on night 1 the cupid's phase first (「丘比特選情侶（僅第一天）」)."""
         g = self.game
-        self._tonight = {"round": round_}
+        self.tonight = {"round": round_}
         self.selfkill, self.charm_choice, self.kill_target, self.guarded, self.witch_told = None, (), None, None, None
         if round_ == 1 and self.start_counts[CUPID]:
             g.open_phase("cupid", round_, round_, out)
@@ -461,13 +181,15 @@ class VampireVillage(Ruleset):
                guard=c[GUARD] > 0, seer=c[SEER] > 0, piper=c[PIPER] > 0, selfkill=round_ > 1)
 
     def _close_cupid(self, out: Step) -> None:
+        """「情侶相認（僅第一天），但是不知道彼此身份」: a living cupid's two living lovers learn each other's names;
+        「如果丘比特不選則沒有情侶」."""
         g = self.game
         pair = self.link_choice
         cupid = self.team(CUPID)
         if pair is not None and cupid and g.player(cupid[0]).alive and all(g.player(s).alive for s in pair):
             a, b = pair
             self.links.link(a, b)
-            self._tonight["lovers"] = g.names(pair)
+            self.tonight["lovers"] = g.names(pair)
             out.events.append(ev.Lovers(seats=[a, b]))
             g.reply(a, "vampire_village/lovers", out, lover=g.name(b))
             g.reply(b, "vampire_village/lovers", out, lover=g.name(a))
@@ -476,6 +198,9 @@ class VampireVillage(Ruleset):
         self._open_night_phase(1, out)
 
     def _close_night(self, out: Step) -> None:
+        """The guard's, the vampires' and the piper's orders stand (a dead actor's or a lost power's lapse);
+        then the witch's phase: 「如果當晚有被吸血鬼殺死的玩家，女巫可以選擇用解藥救他」 — she is told the victim
+        only when the kill would succeed (not guarded), or under 同守同救 when guarded too."""
         g = self.game
         kill, guard = self.night.of(VAMPIRE), self.night.of(GUARD)  # the night closes at dawn, after the witch
         if guard is not None and (not g.player(guard.actor).alive or self.powers_lost):
@@ -486,9 +211,9 @@ class VampireVillage(Ruleset):
         piper = self.team(PIPER)
         if not (piper and g.player(piper[0]).alive and not self.powers_lost):
             self.charm_choice = ()
-        self._tonight.update(
+        self.tonight.update(
             kill=g.name(target) if target else None, guard=g.name(self.guarded) if self.guarded else None,
-            check=g.name(self._tonight["check"]) if self._tonight.get("check") else None,
+            check=g.name(self.tonight["check"]) if self.tonight.get("check") else None,
             charm=g.names(self.charm_choice), selfkill=g.name(self.selfkill) if self.selfkill else None,
         )
         if not self.start_counts[WITCH]:
@@ -508,11 +233,12 @@ class VampireVillage(Ruleset):
                     victim=g.name(told) if told else None, save=self.potions.has("save"), poison=self.potions.has("poison"))
 
     def _elder_absorbs(self, seat: int) -> bool:
-        """An elder with more than one life left survives a vampire kill by losing one."""
+        """「吸血鬼每殺一次長老少一條命」: an elder with more than one life left survives a vampire kill by losing one."""
         return self.role_of(seat) == ELDER and self.lives.get(seat, 0) > 1
 
     def _would_die(self, seat: int, saved: bool) -> bool:
-        """Does the vampires' kill on ``seat`` succeed tonight?"""
+        """Does the vampires' kill on ``seat`` succeed tonight? 「此人當晚不能被吸血鬼殺死」 when guarded, unless
+        saved too under 同守同救 (``guard_and_save`` "dies")."""
         if seat == self.guarded:
             return saved and self.params.guard_and_save == "dies"
         if self._elder_absorbs(seat):
@@ -520,6 +246,10 @@ class VampireVillage(Ruleset):
         return not saved
 
     def _dawn(self, out: Step) -> None:
+        """「法官宣布夜裏所有死亡的人」: the witch's potion is used; the vampires' victim dies unless guarded or
+        saved; the elder loses a life (「沒有命時，長老死亡，此時女巫可以用解藥…救活長老，但是只剩下一條命」); the
+        poisoned and a self-killed vampire die (「自殺不能被女巫救活」); the piper's charms take. Then the day
+        post with the speaking order, unless a self-kill skips the day (「如果有吸血鬼選擇了自殺，則直接進入天黑」)."""
         g = self.game
         round_ = g.phase.round
         witch = self.night.close((VAMPIRE, GUARD, WITCH)).get(WITCH)
@@ -530,7 +260,7 @@ class VampireVillage(Ruleset):
         target = self.kill_target
         if witch is not None:
             self.potions.use(witch.verb)
-            self._tonight[witch.verb] = g.name(witch.target)
+            self.tonight[witch.verb] = g.name(witch.target)
             out.events.append(ev.Potion(vote_kind=witch.verb, target=witch.target, round=round_))
             saved = witch.verb == "save" and witch.target == target
         if target is not None and g.player(target).alive:
@@ -555,14 +285,14 @@ class VampireVillage(Ruleset):
             out.events.append(ev.Charmed(seats=charmed_now, round=round_))
         lost_before = self.powers_lost
         dead = self._die(batch, out)
-        self._tonight["dead"] = g.names(dead)
-        self.nights.append(dict(self._tonight))
+        self.tonight["dead"] = g.names(dead)
+        self.nights.append(dict(self.tonight))
         out.events.append(ev.NightClosed(round=round_, target=target, guarded=self.guarded, saved=saved, dead=dead))
         # 「從被殺者的下一位開始…順時針」: from the seat after the first of the dead as announced (never
         # the vampires' victim in particular: that would tell who was poisoned), else from seat 1
         over = self.win_check() is not None
         order = [] if over or self.skip_day else speaking_order(g.alive(), min(dead) if dead else None, len(g.players))
-        g.post("vampire_village/day_open", out, round=round_, dead=self._dead_data(dead), skip=self.skip_day,
+        g.post("vampire_village/day_open", out, round=round_, dead=views.dead_data(self, dead), skip=self.skip_day,
                election=round_ == 1 and not self.elected, alive=g.names(g.alive()), over=over, order=g.names(order),
                sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None)
         if self.params.tell_charmed:
@@ -573,22 +303,18 @@ class VampireVillage(Ruleset):
         self.after = "night" if self.skip_day else ("election" if round_ == 1 and not self.elected else "vote")
         self._next(out)
 
-    def _dead_data(self, dead: list[int]) -> list[dict[str, Any]]:
-        g = self.game
-        return [{"name": g.name(s), "role": self.role_of(s) if self.params.reveal_roles_at_death else None}
-                for s in sorted(dead)]
-
     def _tell_powers_lost(self, before: bool, out: Step) -> None:
         g = self.game
         if self.powers_lost and not before:
             seats = [s for r in POWER_ROLES for s in g.living(r)]
             tell(g, sorted(seats), "vampire_village/powers_lost", out)
 
-    # --- deaths, windows and votes -----------------------------------------------------------------
+    # --- deaths and their windows -----------------------------------------------------------------
     def _die(self, batch: list[tuple[int, str]], out: Step) -> list[int]:
-        """Everyone in ``batch`` dies (seat, cause), with their lovers; the elder's death by the village
-        takes the villagers' powers; the batch queues the hunter's window (:meth:`_shot_window_due`),
-        then a window for each sheriff who died. Returns the dead, in order."""
+        """Everyone in ``batch`` dies (seat, cause), with their lovers (「當兩個相愛的人其中一個被票死、殺死或者毒死，
+        另一個人則必須殉情」); the elder's death by the village (「被女巫毒殺、獵人獵殺、投票推出」) takes the villagers'
+        powers; the batch queues the hunter's window (:meth:`_shot_window_due`), then a window for each sheriff
+        who died (「警長如果死亡，他可以立即選擇（必須）一名沒有死亡的玩家繼承為警長」). Returns the dead, in order."""
         g = self.game
         dead: list[int] = []
         successors: list[int] = []
@@ -615,11 +341,12 @@ class VampireVillage(Ruleset):
         return dead
 
     def _shot_window_due(self, dead: list[int]) -> bool:
-        """Does this batch of deaths open a hunter's window? The rulebook's hunter shoots 「立即」 at
-        death, but his shot is optional and roles stay hidden (README ruling 2026-12): while the hunter
-        is unknown, a window opens after *every* batch of deaths, whoever died, so that the window
-        itself tells nobody whether the hunter was among them; it stops once a shot has revealed him.
-        When roles are announced at death the hunter is public anyway and only his death opens one."""
+        """Does this batch of deaths open a hunter's window? The rulebook's hunter shoots 「立即」 at death
+        (「只要獵人死掉，並且此後游戲依然還沒結束，他可以選擇立即殺死一名玩家」), but his shot is optional and roles
+        stay hidden (docs/vampire_village.md): while the hunter is unknown, a window opens after *every* batch
+        of deaths, whoever died, so that the window itself tells nobody whether the hunter was among them; it
+        stops once a shot has revealed him. When roles are announced at death the hunter is public anyway and
+        only his death opens one."""
         if not self.start_counts.get(HUNTER) or self.hunter_shot:
             return False
         if self.params.reveal_roles_at_death:
@@ -637,13 +364,10 @@ class VampireVillage(Ruleset):
                 return
         if g.finished:
             return
-        round_ = g.phase.round
-        if self.after == "election":
-            self._open_vote("election", round_, out)
-        elif self.after == "vote":
-            self._open_vote("vote", round_, out)
+        if self.after in ("election", "vote"):
+            self._open_vote(self.after, out)
         else:
-            self._open_night(round_ + 1, out)
+            self._open_night(g.phase.round + 1, out)
 
     def _open_window(self, w: Window, out: Step) -> bool:
         g = self.game
@@ -654,31 +378,33 @@ class VampireVillage(Ruleset):
         g.open_phase(w.kind, round_, round_, out)
         g.post("vampire_village/window_open", out, kind=w.kind, round=round_, name=g.name(w.seat) if w.kind == "successor" else None,
                alive=g.names(g.alive()), hidden=not self.params.reveal_roles_at_death)
-        if self._may_shoot(w) or w.kind == "successor":
+        if self.may_shoot(w) or w.kind == "successor":
             g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
                     example=g.name(g.alive()[0]))
         return True
 
-    def _may_shoot(self, w: Window) -> bool:
+    def may_shoot(self, w: Window) -> bool:
         """The current window is a hunter's who may shoot (he died in the batch and keeps his power)."""
         return w.kind == "shot" and w.seat > 0 and not self.powers_lost
 
     def _close_window(self, out: Step) -> None:
+        """The hunter's shot is taken (only a shot is announced: no shot says nothing, docs/vampire_village.md);
+        a sheriff who named nobody passes the badge by a seeded draw, as the title must exist."""
         g = self.game
         w = self.windows.current
         assert w is not None
         choice = self.window_choice if self.window_choice is not None and g.player(self.window_choice).alive else None
         self.window_choice = None
         if w.kind == "shot":
-            if not self._may_shoot(w):
+            if not self.may_shoot(w):
                 choice = None
             out.events.append(ev.Shot(seat=w.seat, target=choice))
-            if choice is not None:  # only a shot is announced: no shot says nothing (README ruling 2026-12)
+            if choice is not None:
                 self.hunter_shot = True
                 lost_before = self.powers_lost
                 dead = self._die([(choice, "shot")], out)
                 g.post("vampire_village/window_result", out, kind="shot", round=g.phase.round, how="named",
-                       chosen=g.name(choice), dead=self._dead_data(dead), name=None)
+                       chosen=g.name(choice), dead=views.dead_data(self, dead), name=None)
                 self._tell_powers_lost(lost_before, out)
                 if self.check_win(out):
                     return
@@ -696,45 +422,31 @@ class VampireVillage(Ruleset):
                    chosen=g.name(choice) if choice else None, dead=[], name=g.name(w.seat))
         self._next(out)
 
-    def _open_vote(self, kind: str, round_: int, out: Step) -> None:
+    # --- the votes --------------------------------------------------------------------------------
+    def _open_vote(self, kind: str, out: Step, tied: tuple[int, ...] = ()) -> None:
+        """Open the election or the day vote, or (``tied``) its revote among the tied."""
         g = self.game
-        self.vote = Vote(ELECTION if kind == "election" else
-                         replace(DAY_VOTE, votes=self.params.votes, last_tie=self.params.tie_fallback))
-        g.open_phase(kind, round_, round_, out)
-        g.post("vampire_village/vote_open", out, kind=kind, round=round_, number=1, candidates=[],
-               alive=g.names(g.alive()), sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None,
-               votes=self.params.votes, fallback=self.params.tie_fallback, last=self.vote.runoffs_left == 0)
-
-    def _reopen_vote(self, kind: str, tied: tuple[int, ...], out: Step) -> None:
-        g = self.game
-        round_ = g.phase.round
-        self.vote.next(tied)
-        g.open_phase(kind, round_, round_, out)
-        g.post("vampire_village/vote_open", out, kind=kind, round=round_, number=self.vote.number, candidates=g.names(tied),
-               alive=g.names(g.alive()), sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None,
-               votes=self.params.votes, fallback=self.params.tie_fallback, last=self.vote.runoffs_left == 0)
-
-    def _post_result(self, kind: str, outcome: VoteOutcome, result: str, chosen: int | None, dead: list[int], out: Step) -> None:
-        g = self.game
-        counts = outcome.counts
-        g.post(
-            "vampire_village/vote_result", out, kind=kind, round=g.phase.round, number=outcome.number, result=result,
-            ballots=[{"voter": g.name(b.voter), "choice": g.name(b.choices[0]), "weight": int(b.weight)} for b in outcome.ballots],
-            counts=[{"name": g.name(s), "votes": int(v)} for s, v in counts],
-            chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied), dead=self._dead_data(dead),
-            missing=g.names([s for s in g.alive() if s not in {b.voter for b in outcome.ballots} and s not in dead]),
-        )
+        if tied:
+            self.vote.next(tied)
+        else:
+            self.vote = Vote(ELECTION if kind == "election" else
+                             replace(DAY_VOTE, votes=self.params.votes, last_tie=self.params.tie_fallback))
+        g.open_phase(kind, g.phase.round, g.phase.round, out)
+        g.post("vampire_village/vote_open", out, **views.vote_open_data(self, kind, tied))
 
     def _close_election(self, out: Step) -> None:
+        """「公投警長（僅第二天白天，自由發言之後）」: the most votes is sheriff; a tie: a revote among the tied, then a
+        seeded draw (:data:`~forumbot.rulesets.vampire_village.actions.ELECTION`)."""
         g = self.game
         outcome = self.vote.close(g.alive())
-        out.events.append(ev.VoteClosed(vote_kind="election", number=outcome.number, result=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
+        out.events.append(ev.VoteClosed(vote_kind="election", number=outcome.number, result=outcome.kind,
+                                        chosen=outcome.chosen, tied=list(outcome.tied)))
         decision = self.vote.decide(g, outcome, f"sheriff:{outcome.number}", out)
         result = "elected" if decision.how == "decided" else decision.how
         chosen = decision.chosen
-        self._post_result("election", outcome, result, chosen, [], out)
+        g.post("vampire_village/vote_result", out, **views.vote_result_data(self, "election", outcome, result, chosen, []))
         if result == "runoff":
-            return self._reopen_vote("election", outcome.tied, out)
+            return self._open_vote("election", out, outcome.tied)
         self.elected = True
         if chosen is not None:
             self.sheriff.give(chosen, result, out)
@@ -742,33 +454,26 @@ class VampireVillage(Ruleset):
         self._next(out)
 
     def _close_vote(self, out: Step) -> None:
+        """「所有玩家投票，得票最高者被殺死。如果有平票則進入PK」 (:data:`~forumbot.rulesets.vampire_village.actions.DAY_VOTE`)."""
         g = self.game
         round_ = g.phase.round
         outcome = self.vote.close(g.alive())
-        out.events.append(ev.VoteClosed(vote_kind="vote", number=outcome.number, result=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
+        out.events.append(ev.VoteClosed(vote_kind="vote", number=outcome.number, result=outcome.kind,
+                                        chosen=outcome.chosen, tied=list(outcome.tied)))
         decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
         result, chosen = decision.how, decision.chosen
         lost_before = self.powers_lost
         dead = self._die([(chosen, "voted" if result == "decided" else "drawn")], out) if chosen is not None else []
-        self._post_result("vote", outcome, result, chosen, dead, out)
+        g.post("vampire_village/vote_result", out, **views.vote_result_data(self, "vote", outcome, result, chosen, dead))
         self._tell_powers_lost(lost_before, out)
         if dead and self.check_win(out):
             return
         if result == "runoff":
-            return self._reopen_vote("runoff", outcome.tied, out)
+            return self._open_vote("runoff", out, outcome.tied)
         self.after = "night"
         self._next(out)
 
     # --- the end ----------------------------------------------------------------------------------
-    def won(self, seat: int) -> bool:
-        """A piper's or the lovers' win is theirs alone; otherwise the winning side's members win."""
-        g = self.game
-        if g.winner == PIPER_WIN:
-            return g.player(seat).role == PIPER
-        if g.winner == LOVERS:
-            return seat in (self.mixed_lovers() or ())
-        return super().won(seat)
-
     def mixed_lovers(self) -> tuple[int, int] | None:
         """The lovers when they are a vampire and a villager, else None."""
         for a, b in self.links.pairs:
@@ -777,9 +482,10 @@ class VampireVillage(Ruleset):
         return None
 
     def win_check(self) -> tuple[str, str] | None:
-        """(winner, reason) when someone has won, else None. In order: the piper (alive, every other
-        living player charmed), the lovers (a vampire–villager pair, the last two alive), the villagers
-        (every vampire dead), the vampires (every ordinary villager and the elder dead)."""
+        """(winner, reason) when someone has won, else None. 【游戲勝負判定方法】, in order: the piper
+        (「自己還活著，除自己外所有的還活著的玩家都被施了魔法」), the lovers (「在情侶為一個是吸血鬼，另一個是村民的
+        情況下，當除他們之外所有人被殺死」), the villagers (「吸血鬼一方全部死亡」), the vampires (「所有的普通村民與
+        長老被殺死」)."""
         g = self.game
         alive = g.alive()
         piper = g.living(PIPER)
@@ -816,8 +522,18 @@ class VampireVillage(Ruleset):
     def end_now(self, out: Step) -> None:
         self.finish_game(None, None, out)
 
+    def won(self, seat: int) -> bool:
+        """A piper's or the lovers' win is theirs alone (「其他人失敗」); otherwise the winning side's members win."""
+        g = self.game
+        if g.winner == PIPER_WIN:
+            return g.player(seat).role == PIPER
+        if g.winner == LOVERS:
+            return seat in (self.mixed_lovers() or ())
+        return super().won(seat)
+
     def winners(self) -> set[int]:
-        """The seats that won (empty when nobody did)."""
+        """The seats that won (empty when nobody did): the piper alone, the mixed lovers alone, or the winning
+        side but a mixed pair's members."""
         g = self.game
         w = g.winner
         mixed = set(self.mixed_lovers() or ())
@@ -830,76 +546,11 @@ class VampireVillage(Ruleset):
         return set()
 
     def scores(self) -> dict[int, int]:
-        """Base = vampires at the start, ×2 when the piper or the lovers win; winners gain it, losers lose it."""
+        """【游戲積分規則】: 「以游戲中吸血鬼的數量作為基本分數，若吹笛者、情侶勝利，則最終分數 = 基本分數 * 2…勝利方
+        增加最終分數，失敗方減掉最終分數」."""
         g = self.game
         if g.winner is None:
             return {p.seat: 0 for p in g.players}
         final = self.start_counts[VAMPIRE] * (2 if g.winner in (PIPER_WIN, LOVERS) else 1)
         won = self.winners()
         return {p.seat: final if p.seat in won else -final for p in g.players}
-
-    def final_data(self) -> dict[str, Any]:
-        """The final post: the winner and why, every player's role, fate and score, the lovers, the
-        sheriffs and each night's actions."""
-        g = self.game
-        died = {d["seat"]: d for d in self.deaths}
-        scores, won = self.scores(), self.winners()
-        players = []
-        for p in g.players:
-            d = died.get(p.seat)
-            players.append({
-                "seat": p.seat, "name": p.name, "role": p.role, "alive": p.alive, "out": p.out_reason,
-                "round": d["round"] if d else None, "won": p.seat in won, "score": scores[p.seat],
-                "lover": bool(self.links.partners(p.seat)), "charmed": p.seat in self.charmed,
-                "sheriff": p.seat == self.sheriff.holder,
-            })
-        return {"winner": g.winner, "reason": self.win_reason, "players": players, "nights": self.nights,
-                "lovers": [g.names(pair) for pair in self.links.pairs],
-                "sheriffs": [{"name": g.name(s), "how": how} for s, how in self.sheriff.history],
-                "base": self.start_counts[VAMPIRE], "powers_lost": self.powers_lost}
-
-    # --- reporting --------------------------------------------------------------------------------
-    def status_data(self, seat: int) -> dict[str, Any]:
-        g = self.game
-        role = self.role_of(seat)
-        kind = g.phase.kind
-        data: dict[str, Any] = {
-            "phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
-            "teammates": self.role_reply_data(seat)["teammates"], "lover": self._lover_names(seat),
-            "charmed": seat in self.charmed if self.params.tell_charmed else False,
-            "sheriff": g.name(self.sheriff.holder) if self.sheriff.holder else None,
-            "powers_lost": self.powers_lost and role in POWER_ROLES,
-            "order": None, "vote": None, "potions": self.potions.left() if role == WITCH else None,
-            "lives": self.lives.get(seat) if role == ELDER else None,
-        }
-        order = None
-        if kind == "night" and role == VAMPIRE:
-            o = self.night.of(VAMPIRE)
-            order = {"verb": "kill", "targets": [g.name(o.target)]} if o else None
-            if self.selfkill is not None:
-                data["selfkill"] = g.name(self.selfkill)
-        elif kind == "night" and role == GUARD and (o := self.night.of(GUARD)):
-            order = {"verb": "guard", "targets": [g.name(o.target)]}
-        elif kind == "night" and role == SEER and (o := self.night.once("check")):
-            order = {"verb": "check", "targets": [g.name(o.target)]}
-        elif kind == "night" and role == PIPER and self.charm_choice:
-            order = {"verb": "charm", "targets": g.names(self.charm_choice)}
-        elif kind == "cupid" and role == CUPID and self.link_choice:
-            order = {"verb": "link", "targets": g.names(self.link_choice)}
-        elif kind == "witch" and role == WITCH and (o := self.night.of(WITCH)):
-            order = {"verb": o.verb, "targets": [g.name(o.target)]}
-        elif kind in ("shot", "successor") and self.windows.current and self.windows.current.seat == seat and self.window_choice:
-            order = {"verb": "shoot" if kind == "shot" else "successor", "targets": [g.name(self.window_choice)]}
-        data["order"] = order
-        data.setdefault("selfkill", None)
-        if kind in ("election", "vote", "runoff"):
-            ballot = self.vote.ballot_of(seat)
-            data["vote"] = g.name(ballot.choices[0]) if ballot else None
-        return data
-
-    def summary(self) -> dict[str, Any]:
-        g = self.game
-        scores = self.scores()
-        order = sorted(set(scores.values()), reverse=True)
-        return {"winner": g.winner, "reason": self.win_reason, "scores": scores,
-                "ranks": {s: order.index(v) + 1 for s, v in scores.items()}}
