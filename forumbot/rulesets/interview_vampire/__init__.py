@@ -55,7 +55,6 @@ class InterviewVampire(Ruleset):
     phase_kinds = ("prologue", "night", "day")
     min_players = 5
     actions = ACTIONS
-    thread_verbs = frozenset({"vote"})
     closers: ClassVar[dict[str, str]] = {"prologue": "_close_prologue", "night": "_dawn", "day": "_dusk"}
 
     role_reply_data, status_data, final_data, summary = (
