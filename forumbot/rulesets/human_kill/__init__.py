@@ -132,6 +132,9 @@ class HumanKill(Ruleset):
 
     # --- set-up -----------------------------------------------------------------------------------
     def role_counts(self, n_players: int) -> dict[str, int]:
+        """The standard table's row for ``n_players`` (the appendix; a season may replace rows), or the
+        rulebook's thirds (准备游戏: 「全体人类、普通妖怪和大妖怪的数量应该近似相当。若出现不是 3 的倍数的情况，
+        应该优先加入普通妖怪，其次是大妖怪」); then each ``extra_great`` in an ordinary youkai's place."""
         rng = self.game.rng("distribution")
         row = self.params.table.get(n_players) or STANDARD.get(n_players)
         if self.params.distribution == "thirds" or row is None:
@@ -148,6 +151,9 @@ class HumanKill(Ruleset):
         return counts
 
     def start(self, out: Step) -> None:
+        """Check the draw (a human and a youkai at least; at most one of each special role; Iku only with
+        the weather), fix the day windows (the roles dealt, whether their holder lives or not: a window
+        tells nothing) and the seating, send the role PMs and post the opening."""
         g = self.game
         self.counts = {r: sum(1 for p in g.players if p.role == r) for r in ROLES}
         if not any(self.counts[r] for r in HUMAN_SIDE) or not any(self.counts[r] for r in (YOUKAI,) + ALL_GREAT):
@@ -162,15 +168,14 @@ class HumanKill(Ruleset):
         out.events.append(ev.Setup(counts=self.counts, windows=self.windows))
         for p in g.players:
             g.reply(p.seat, "human_kill/role", out, **self.role_reply_data(p.seat))
-        g.post("human_kill/opening", out, players=[p.name for p in g.players], counts=views.present_counts(self),
-               windows=self.windows, clean=len(g.players) < self.params.human_threshold, sage=self.params.sage,
-               weather=self.params.weather, last_words=self.params.last_words_rounds, votes=self.params.banish_votes)
+        g.post("human_kill/opening", out, **views.opening_data(self))
 
     def seats_of(self, *roles: str) -> list[int]:
         return [p.seat for p in self.game.players if p.role in roles]
 
     def exorcists(self) -> list[int]:
-        """Who exorcises today: the living humans and Reimu; Rinnosuke only as the last human."""
+        """Who exorcises today (「人类阵营玩家共同投票选出一名任意未出局玩家并将其退治」): the living humans and
+        Reimu; Rinnosuke only as the last human (the appendix)."""
         g = self.game
         team = [s for s in self.seats_of(HUMAN, REIMU) if g.player(s).alive]
         if team:
@@ -237,7 +242,8 @@ class HumanKill(Ruleset):
             act(self, seat, cmd, out, "thread")  # refused by PM outside the sage election
 
     def may_leave_will(self, seat: int) -> bool:
-        """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds."""
+        """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds
+        (遗言: 「当一名玩家在前两回合内出局时，该玩家会获得一次发表遗言的机会」)."""
         return self.out_round.get(seat, 99) <= self.params.last_words_rounds
 
     # --- phases -----------------------------------------------------------------------------------
@@ -295,6 +301,9 @@ class HumanKill(Ruleset):
         self.nightfall(out)
 
     def _close_exorcism(self, out: Step) -> None:
+        """The humans' choice is decided (:data:`.votes.EXORCISM`; 「若所有人类阵营玩家弃票，则本回合将不会有
+        玩家遭到退治」); Mamizou's disguise of the target protects him (not under 快晴; 烈日 may foil it).
+        The target goes out at nightfall (「被退治的玩家将会在夜幕降临时被宣布出局」)."""
         g = self.game
         outcome = self.exorcism.close(g.alive())
         decision = self.exorcism.decide(g, outcome, f"exorcise:{self.round}", out)
@@ -316,6 +325,10 @@ class HumanKill(Ruleset):
 
     # --- nightfall ----------------------------------------------------------------------------------
     def nightfall(self, out: Step) -> None:
+        """The day's actions take effect: the exorcised goes out unless Yukari saved him; Yukari's border
+        kills; Doremy's dreams catch the living she named (each may fail under 烈日); those Reimu and Yuuka
+        take go with them. Under 苍天 volunteers may first stand in for the dying; then the dead are
+        announced (「在一个夜晚开始时，立刻公布所有在白天死亡的玩家」)."""
         g = self.game
         dying: list[tuple[int, str]] = []
         if self.exorcised is not None:
@@ -406,9 +419,8 @@ class HumanKill(Ruleset):
         return chain
 
     def remove_all(self, chain: list[tuple[int, str]], out: Step) -> list[int]:
-        """Remove every one of ``chain`` (seat, cause) at once and settle the sage's title: his
-        successor named beforehand takes it (not under 太阳雨), or it ends; a sage elected today
-        chooses now, in a ``succession`` window. Returns every seat removed."""
+        """Remove every one of ``chain`` (seat, cause) at once (「当多名玩家同时死亡时，他们将同时发表各自的遗言」)
+        and settle the sage's title (:func:`.sage.leaves`). Returns every seat removed."""
         g = self.game
         removed: list[int] = []
         for seat, how in chain:
@@ -419,24 +431,14 @@ class HumanKill(Ruleset):
             removed.append(seat)
             self.out_round[seat] = self.round
             self.deaths.append({"round": self.round, "seat": seat, "how": how})
-        if self.sage in removed and self.sage == self.fresh_sage and not self.w("tenkiame"):
-            self.succession_from, self.sage, self.successor = self.sage, None, None
-            out.events.append(ev.SageOut(seat=self.succession_from))
-            return removed
         if self.sage in removed:
-            old = self.sage
-            succ = self.successor if not self.w("tenkiame") else None
-            self.sage = succ if succ is not None and self.active(succ) else None
-            self.successor = None
-            if self.sage is not None:
-                g.reply(self.sage, "human_kill/recorded", out, action="sage", round=self.round, read_as=[],
-                        weight=self.params.sage_weight)
-            out.events.append(ev.SageChanged(from_=old, to=self.sage))
-            self.log.append({"round": self.round, "action": "sage_succession", "from": g.name(old),
-                             "to": g.name(self.sage) if self.sage else None})
+            sage.leaves(self, out)
         return removed
 
     def _speaking_order(self) -> list[int]:
+        """Tonight's speakers in order: the sage's choice when it stands (from himself he speaks last:
+        「贤者永远都是本轮最后一位发言的玩家」); else from the lowest-numbered of the day's dead, or of the
+        living when nobody died (「以出局玩家中编号最小的那名玩家为起点…」), round the table."""
         alive = self.playing()
         choice = sage.order_choice(self)
         if choice is not None:
@@ -448,6 +450,8 @@ class HumanKill(Ruleset):
         return round_table(self.seating, alive, min(alive) if alive else 1)
 
     def _open_banish(self, out: Step, announce: bool = False) -> None:
+        """The banish vote opens (:data:`.votes.BANISH`; one vote under 凪): everyone in play speaks in
+        order, then votes (「所有未出局玩家对所有未出局玩家进行一轮放逐投票，允许弃票」)."""
         g = self.game
         order = self._speaking_order()
         chosen_by_sage = sage.order_choice(self) is not None
@@ -461,6 +465,10 @@ class HumanKill(Ruleset):
                votes=votes, nagi=self.w("nagi"), sage_weight=self.params.sage_weight if self.sage and not self.w("tenkiame") else None)
 
     def _close_banish(self, out: Step) -> None:
+        """The banish vote closes (台风 may blow ballots away): 「获得票数最高的玩家立刻出局」, a tie goes to a
+        run-off among the tied, a tie again banishes nobody. A banished Utsuho is sealed instead, once a
+        game; a banished Parsee takes with her everyone who voted for her (the appendix). Under 苍天 the
+        dying wait for volunteers."""
         g = self.game
         v = self.vote
         if self.w("taifuu"):
@@ -488,16 +496,7 @@ class HumanKill(Ruleset):
         chain = self._with_takes(dying)
         souten = bool(chain) and self.w("souten")
         dead = [] if souten else self.remove_all(chain, out)
-        kousa = self.w("kousa")
-        counts = outcome.counts
-        g.post("human_kill/banish_result", out, round=self.round, number=outcome.number, result=outcome.kind,
-               ballots=[] if kousa else [{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None,
-                                          "weight": b.weight, "blown": b.void} for b in outcome.ballots],
-               counts=[{"name": g.name(s), "votes": x} for s, x in counts], kousa=kousa,
-               chosen=g.name(chosen) if chosen else None, tied=g.names(outcome.tied),
-               dead=g.names(sorted(dead)), utsuho=utsuho,
-               revealed=g.player(chosen).role if chosen and self.w("hanagumori") else None,
-               last_words=self.will(sorted(dead)), more_votes=outcome.kind == "runoff", souten=souten)
+        g.post("human_kill/banish_result", out, **views.banish_result_data(self, outcome, dead, utsuho, souten))
         if souten:
             return weather.open_souten(self, chain, "banish", out, chosen=chosen, parsee=parsee)
         if outcome.kind == "runoff":
@@ -523,7 +522,8 @@ class HumanKill(Ruleset):
 
     # --- win and the end --------------------------------------------------------------------------
     def win_check(self) -> tuple[str, str] | None:
-        """(winner, reason) or None. Other factions first (Doremy: every other living player is in
+        """(winner, reason) or None (rulebook, 阵营: 「其他阵营角色的获胜结算往往拥有更高的优先级」; the
+        humans: 「7 人或以下…清剿…8 人或以上…重创」; the youkai: 「所有人类阵营的玩家全部出局」). Other factions first (Doremy: every other living player is in
         a nightmare), then the youkai (every human out; also when the humans' condition is met at
         the same time), then the humans (below ``human_threshold`` players every non-human out; from
         it all ordinary youkai or all great youkai out). Utsuho banished still counts as alive; a

@@ -27,6 +27,27 @@ def weight(rs: HumanKill, seat: int) -> float:
     return 1.0
 
 
+def leaves(rs: HumanKill, out: Step) -> None:
+    """The sage is out (「当贤者出局时，其可以选择…指定一位未出局玩家成为贤者」): his successor named beforehand
+    takes the title (not under 太阳雨, when the sage has no privileges), or it ends; a sage elected today
+    had no chance to name one and chooses now, in a ``succession`` window (ruling 2026-12)."""
+    g, old = rs.game, rs.sage
+    assert old is not None
+    if old == rs.fresh_sage and not rs.w("tenkiame"):
+        rs.succession_from, rs.sage, rs.successor = old, None, None
+        out.events.append(ev.SageOut(seat=old))
+        return
+    succ = rs.successor if not rs.w("tenkiame") else None
+    rs.sage = succ if succ is not None and rs.active(succ) else None
+    rs.successor = None
+    if rs.sage is not None:
+        g.reply(rs.sage, "human_kill/recorded", out, action="sage", round=rs.round, read_as=[],
+                weight=rs.params.sage_weight)
+    out.events.append(ev.SageChanged(from_=old, to=rs.sage))
+    rs.log.append({"round": rs.round, "action": "sage_succession", "from": g.name(old),
+                   "to": g.name(rs.sage) if rs.sage else None})
+
+
 def close_succession(rs: HumanKill, out: Step) -> None:
     """A sage elected today and out at nightfall has named his successor, or not: the title
     passes, or ends (rulebook § 贤者: 当贤者出局时，其可以选择…; ruling 2026-12)."""

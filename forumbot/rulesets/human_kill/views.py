@@ -12,12 +12,40 @@ from forumbot.rulesets.human_kill.actions import SAGE_VOTE_KINDS, VOTE_KINDS
 from forumbot.rulesets.human_kill.roles import FACTION, HUMAN, REIMU
 
 if TYPE_CHECKING:
+    from forumbot.engine.votes import VoteOutcome
     from forumbot.rulesets.human_kill import HumanKill
 
 
 def present_counts(rs: HumanKill) -> dict[str, int]:
     """The roles dealt in this game and how many of each (role id -> count; the roles dealt to nobody left out)."""
     return {r: k for r, k in rs.counts.items() if k}
+
+
+def opening_data(rs: HumanKill) -> dict[str, Any]:
+    """The opening post: the roster, the roles dealt, the day windows, which win rule holds for the humans
+    (``clean``: 清剿 below ``human_threshold`` players, else 重创) and the optional rules in force."""
+    g, p = rs.game, rs.params
+    return {"players": [pl.name for pl in g.players], "counts": present_counts(rs), "windows": rs.windows,
+            "clean": len(g.players) < p.human_threshold, "sage": p.sage, "weather": p.weather,
+            "last_words": p.last_words_rounds, "votes": p.banish_votes}
+
+
+def banish_result_data(rs: HumanKill, outcome: VoteOutcome, dead: list[int], utsuho: bool, souten: bool) -> dict[str, Any]:
+    """The result post of a banish vote: every ballot (none under 黄砂, only the counts), who is banished or
+    tied, who is out (``dead``), whether Utsuho was sealed instead (``utsuho``), the banished's role under 花云,
+    the last words, whether a run-off follows, whether 苍天 opens (``souten``: the dying are not out yet)."""
+    g = rs.game
+    chosen, kousa = outcome.chosen, rs.w("kousa")
+    return {
+        "round": rs.round, "number": outcome.number, "result": outcome.kind,
+        "ballots": [] if kousa else [{"voter": g.name(b.voter), "choice": g.name(b.choices[0]) if b.choices else None,
+                                      "weight": b.weight, "blown": b.void} for b in outcome.ballots],
+        "counts": [{"name": g.name(s), "votes": x} for s, x in outcome.counts], "kousa": kousa,
+        "chosen": g.name(chosen) if chosen else None, "tied": g.names(outcome.tied),
+        "dead": g.names(sorted(dead)), "utsuho": utsuho,
+        "revealed": g.player(chosen).role if chosen and rs.w("hanagumori") else None,
+        "last_words": rs.will(sorted(dead)), "more_votes": outcome.kind == "runoff", "souten": souten,
+    }
 
 
 def role_reply_data(rs: HumanKill, seat: int) -> dict[str, Any]:
