@@ -377,25 +377,10 @@ class HumanKill(Ruleset):
     def night_order(self, out: Step, announce: bool) -> None:
         """After the nightfall deaths: the succession window of a sage elected today who is out, the
         sage's order window, or straight to the banish vote. ``announce``: the post names the dead."""
-        g = self.game
-        dead = g.names(self.round_dead) if announce else None
-        last_words = self.will(self.round_dead) if announce else []
-        common = {"round": self.round, "dead": dead, "last_words": last_words, "by_sage": False, "donten": False,
-                  "alive": g.names(g.alive()), "votes": self.params.banish_votes, "nagi": self.w("nagi")}
         if self.succession_from is not None:
-            g.open_phase("succession", self.round, self.round, out)
-            g.post("human_kill/nightfall", out, **common, sage=None, order=None, sage_weight=None,
-                   succession=g.name(self.succession_from))
-            g.reply(self.succession_from, "human_kill/succession_prompt", out, round=self.round)
-            return
+            return sage.open_succession(self, out, announce)
         if self.sage is not None and not self.w("tenkiame") and not self.w("donten"):
-            self.order_choice = None
-            g.open_phase("order", self.round, self.round, out)
-            g.post("human_kill/nightfall", out, **common, sage=g.name(self.sage), order=None,
-                   sage_weight=self.params.sage_weight, succession=None)
-            g.reply(self.sage, "human_kill/sage_prompt", out, round=self.round,
-                    starts=g.names(self.round_dead or [self.sage]), myself=not self.round_dead)
-            return
+            return sage.open_order(self, out, announce)
         self._open_banish(out, announce=announce)
 
     def will(self, seats: list[int]) -> list[str]:

@@ -7,7 +7,7 @@ weighted banish vote, his speaking order and his succession. Rulebook 《人类�
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.table import round_table
 from forumbot.engine.types import Step
@@ -46,6 +46,38 @@ def leaves(rs: HumanKill, out: Step) -> None:
     out.events.append(ev.SageChanged(from_=old, to=rs.sage))
     rs.log.append({"round": rs.round, "action": "sage_succession", "from": g.name(old),
                    "to": g.name(rs.sage) if rs.sage else None})
+
+
+def _nightfall_data(rs: HumanKill, announce: bool) -> dict[str, Any]:
+    """The nightfall post's data shared by the succession and the order windows (``announce``: it names the
+    day's dead and who leaves last words)."""
+    g = rs.game
+    return {"round": rs.round, "dead": g.names(rs.round_dead) if announce else None,
+            "last_words": rs.will(rs.round_dead) if announce else [], "by_sage": False, "donten": False,
+            "alive": g.names(g.alive()), "votes": rs.params.banish_votes, "nagi": rs.w("nagi")}
+
+
+def open_succession(rs: HumanKill, out: Step, announce: bool) -> None:
+    """A sage elected today went out at nightfall: the night waits while he names his successor."""
+    g = rs.game
+    assert rs.succession_from is not None
+    g.open_phase("succession", rs.round, rs.round, out)
+    g.post("human_kill/nightfall", out, **_nightfall_data(rs, announce), sage=None, order=None, sage_weight=None,
+           succession=g.name(rs.succession_from))
+    g.reply(rs.succession_from, "human_kill/succession_prompt", out, round=rs.round)
+
+
+def open_order(rs: HumanKill, out: Step, announce: bool) -> None:
+    """The sage picks tonight's speaking order (贤者拥有以下特权: 「由贤者选择以出局玩家为起点，顺时针或逆时针
+    方向的顺序令每位未出局玩家进行发言」; from himself when nobody went out). Not under 太阳雨 or 云天 (everyone speaks at once)."""
+    g = rs.game
+    assert rs.sage is not None
+    rs.order_choice = None
+    g.open_phase("order", rs.round, rs.round, out)
+    g.post("human_kill/nightfall", out, **_nightfall_data(rs, announce), sage=g.name(rs.sage), order=None,
+           sage_weight=rs.params.sage_weight, succession=None)
+    g.reply(rs.sage, "human_kill/sage_prompt", out, round=rs.round,
+            starts=g.names(rs.round_dead or [rs.sage]), myself=not rs.round_dead)
 
 
 def close_succession(rs: HumanKill, out: Step) -> None:
