@@ -201,7 +201,7 @@ def human_kill_policy(rng: random.Random, a: Game, b: Game, differ: set[str]) ->
                 text = "弃权" if rng.random() < 0.15 or not safe else f"退治 {rng.choice(safe)}"
                 acts.append(Action(name, text, role=True))
     elif kind == "yukari":
-        target = hk.exorcised
+        target = hk.day.exorcised
         if target is not None and a.name(target) not in differ and rng.random() < 0.4:
             acts += [Action(n, f"救 {a.name(target)}", role=True) for n in _holders(a, "yukari")]
         elif rng.random() < 0.3:

@@ -59,6 +59,7 @@ from forumbot.rulesets.human_kill.roles import (
     row_counts,
     thirds_counts,
 )
+from forumbot.rulesets.human_kill.state import Day
 from forumbot.rulesets.human_kill.votes import BANISH, EXORCISM, SAGE_ELECTION, SAGE_VOTE_KINDS, VOTE_KINDS
 
 __all__ = ["BANISH", "EXORCISM", "SAGE_ELECTION", "HumanKill", "HumanKillParams"]
@@ -101,18 +102,12 @@ class HumanKill(Ruleset):
         self.weather: str | None = None
         self.weather_shown: str | None = None
         self.weathers: list[dict[str, Any]] = []
-        self.iku_choice: str | None = None    # today's choice: "cancel" or "foresee"
+        self.day = Day()                      # the day's orders, until the next day
         self.iku_spent = False                # she cancelled a weather: her ability is gone for good
         self.foretold: dict[int, str | None] = {}  # round -> its weather, drawn early because Iku foresaw it
         self.exorcism = Vote(EXORCISM, voters=())
-        self.exorcised: int | None = None     # today's exorcism target that will be out at nightfall
-        self.check_done: int | None = None
-        self.disguise: int | None = None
         self.last_disguise: int | None = None
-        self.yukari_save: int | None = None
-        self.yukari_kill: int | None = None
         self.yukari_used: set[str] = set()
-        self.dream: tuple[int, ...] = ()
         self.nightmare: list[int] = []
         self.takes: dict[int, int] = {}
         self.successor: int | None = None
@@ -123,7 +118,6 @@ class HumanKill(Ruleset):
         self.election: Vote | None = None     # the sage election
         self.vote = Vote(BANISH)
         self.round_dead: list[int] = []
-        self.order_choice: tuple[int, bool] | None = None
         self.sealed: dict[int, bool] = {}     # Utsuho banished: seat -> has spoken her one post
         self.out_round: dict[int, int] = {}
         self.deaths: list[dict[str, Any]] = []
@@ -253,12 +247,7 @@ class HumanKill(Ruleset):
     def _open_day(self, round_: int, out: Step) -> None:
         self.round = round_
         self.round_dead = []
-        self.exorcised = None
-        self.check_done = None
-        self.last_disguise, self.disguise = self.disguise, None
-        self.yukari_save = self.yukari_kill = None
-        self.dream = ()
-        self.order_choice = None
+        self.last_disguise, self.day = self.day.disguise, Day()
         self.weather = self.weather_shown = None
         if self.windows[0] == "iku":
             # Iku acts before the weather is announced: the day's first post is her window, without the
@@ -276,7 +265,7 @@ class HumanKill(Ruleset):
         if kind == "yukari":
             for s in g.living(YUKARI):
                 g.reply(s, "human_kill/yukari_target", out, round=self.round,
-                        target=g.name(self.exorcised) if self.exorcised else None, kaisei=self.w("kaisei"),
+                        target=g.name(self.day.exorcised) if self.day.exorcised else None, kaisei=self.w("kaisei"),
                         save_left="save" not in self.yukari_used, kill_left="kill" not in self.yukari_used)
         if cancelled:
             data["cancelled"] = True
@@ -291,7 +280,7 @@ class HumanKill(Ruleset):
             self._close_exorcism(out)
         i = self.windows.index(kind)
         if kind == "iku":
-            cancelling = self.iku_choice == "cancel" and bool(self.game.living(IKU))
+            cancelling = self.day.iku_choice == "cancel" and bool(self.game.living(IKU))
             weather.close_iku(self, out)
             return weather.open_day(self, self.windows[i + 1], out, cancelled=cancelling)
         if i + 1 < len(self.windows):
@@ -311,13 +300,13 @@ class HumanKill(Ruleset):
         how = {"decided": "plurality", "drawn": "drawn", "nobody": "tie"}.get(
             decision.how, "abstained" if outcome.ballots else "no_votes")
         protected = False
-        if target is not None and target == self.disguise and not self.w("kaisei") and g.living(MAMIZOU):
+        if target is not None and target == self.day.disguise and not self.w("kaisei") and g.living(MAMIZOU):
             protected = not weather.fails(self, "disguise", target, out)
-        self.exorcised = None if (target is None or protected) else target
+        self.day.exorcised = None if (target is None or protected) else target
         out.events.append(ev.ExorcismClosed(round=self.round, target=target, how=how, protected=protected))
         self.log.append({"round": self.round, "action": "exorcise", "target": g.name(target) if target else None,
                          "how": how, "protected": protected,
-                         "disguise": g.name(self.disguise) if self.disguise else None})
+                         "disguise": g.name(self.day.disguise) if self.day.disguise else None})
         for s in self.exorcism.voters or ():
             if g.player(s).alive:
                 g.reply(s, "human_kill/exorcise_result", out, round=self.round, target=g.name(target) if target else None,
@@ -331,25 +320,25 @@ class HumanKill(Ruleset):
         announced (「在一个夜晚开始时，立刻公布所有在白天死亡的玩家」)."""
         g = self.game
         dying: list[tuple[int, str]] = []
-        if self.exorcised is not None:
-            saved: bool | list[int] = self.yukari_save == self.exorcised and g.living(YUKARI)
+        if self.day.exorcised is not None:
+            saved: bool | list[int] = self.day.yukari_save == self.day.exorcised and g.living(YUKARI)
             if saved:
                 self.yukari_used.add("save")
-                saved = not weather.fails(self, "save", self.exorcised, out)
-            if self.yukari_save is not None:
-                self.log.append({"round": self.round, "action": "yukari_save", "target": g.name(self.exorcised),
+                saved = not weather.fails(self, "save", self.day.exorcised, out)
+            if self.day.yukari_save is not None:
+                self.log.append({"round": self.round, "action": "yukari_save", "target": g.name(self.day.exorcised),
                                  "saved": bool(saved)})
             if not saved:
-                dying.append((self.exorcised, "exorcised"))
-        if self.yukari_kill is not None and g.living(YUKARI):
+                dying.append((self.day.exorcised, "exorcised"))
+        if self.day.yukari_kill is not None and g.living(YUKARI):
             self.yukari_used.add("kill")
-            ok = not weather.fails(self, "kill", self.yukari_kill, out)
-            self.log.append({"round": self.round, "action": "yukari_kill", "target": g.name(self.yukari_kill), "ok": ok})
-            if ok and g.player(self.yukari_kill).alive:
-                dying.append((self.yukari_kill, "border"))
-        if self.dream and g.living(DOREMY):
-            caught = [t for t in self.dream if g.player(t).alive and not weather.fails(self, "dream", t, out)]
-            self.log.append({"round": self.round, "action": "dream", "targets": g.names(self.dream), "caught": g.names(caught)})
+            ok = not weather.fails(self, "kill", self.day.yukari_kill, out)
+            self.log.append({"round": self.round, "action": "yukari_kill", "target": g.name(self.day.yukari_kill), "ok": ok})
+            if ok and g.player(self.day.yukari_kill).alive:
+                dying.append((self.day.yukari_kill, "border"))
+        if self.day.dream and g.living(DOREMY):
+            caught = [t for t in self.day.dream if g.player(t).alive and not weather.fails(self, "dream", t, out)]
+            self.log.append({"round": self.round, "action": "dream", "targets": g.names(self.day.dream), "caught": g.names(caught)})
             for t in caught:
                 if t not in self.nightmare:
                     self.nightmare.append(t)

@@ -58,7 +58,7 @@ def _not_kaisei(rs: Any, seat: int, cmd: Command) -> Refusal | None:
 
 
 def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
-    return None if rs.check_done is None else Refusal("already_checked", {"target": rs.game.name(rs.check_done)})
+    return None if rs.day.check_done is None else Refusal("already_checked", {"target": rs.game.name(rs.day.check_done)})
 
 
 def _dream_targets(rs: Any, seat: int, cmd: Command) -> Refusal | None:
@@ -169,7 +169,7 @@ ACTIONS = (
                      named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
     _window("save", ("save",), orders.yukari, YUKARI, "yukari",
             targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
-                     named("not_exorcised", lambda rs, seat, t: t == rs.exorcised),
+                     named("not_exorcised", lambda rs, seat, t: t == rs.day.exorcised),
                      Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
             help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
     _window("kill", ("kill",), orders.yukari, YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
@@ -189,7 +189,7 @@ ACTIONS = (
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
              help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
-             owes=lambda rs, seat: rs.order_choice is None),
+             owes=lambda rs, seat: rs.day.order_choice is None),
     _playing("anticlockwise", ("anticlockwise",), orders.order, phases=("order",), gates=(_the_sage,),
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),

@@ -31,7 +31,7 @@ def iku(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     before the deadline stands. Tomorrow's weather is drawn now and kept, so what she learns is
     what comes."""
     choice = "cancel" if cmd.verb == "cancel_weather" else "foresee"
-    replaced, rs.iku_choice = rs.iku_choice, choice
+    replaced, rs.day.iku_choice = rs.day.iku_choice, choice
     _recorded(rs, seat, cmd, cmd.verb, out, replaced=replaced if replaced != choice else None)
 
 
@@ -40,7 +40,7 @@ def check(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     under 烈日 the check may fail and she learns nothing."""
     g = rs.game
     target = cmd.targets[0]
-    rs.check_done = target
+    rs.day.check_done = target
     failed = weather.fails(rs, "check", target, out)
     seen = None if failed else remilia_sees(g.player(target).role)
     out.events.append(ev.Check(seat=seat, target=target, seen=seen, round=rs.round))
@@ -53,7 +53,7 @@ def disguise(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     """Mamizou disguises ``target`` for today's exorcism; her last choice before the deadline stands."""
     g = rs.game
     target = cmd.targets[0]
-    previous, rs.disguise = rs.disguise, target
+    previous, rs.day.disguise = rs.day.disguise, target
     _recorded(rs, seat, cmd, "disguise", out, target=g.name(target),
               replaced=g.name(previous) if previous and previous != target else None)
 
@@ -77,9 +77,9 @@ def yukari(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     g = rs.game
     target = cmd.targets[0]
     if cmd.verb == "save":
-        rs.yukari_save = target
+        rs.day.yukari_save = target
     else:
-        rs.yukari_kill = target
+        rs.day.yukari_kill = target
     _recorded(rs, seat, cmd, cmd.verb, out, target=g.name(target))
 
 
@@ -87,7 +87,7 @@ def dream(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     """Doremy names one or two players (a name written twice counts once) to dream of tonight."""
     g = rs.game
     targets = tuple(dict.fromkeys(cmd.targets))
-    rs.dream = targets
+    rs.day.dream = targets
     _recorded(rs, seat, cmd, "dream", out, targets=g.names(targets))
 
 
@@ -141,7 +141,7 @@ def withdraw(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
 def order(rs: HumanKill, seat: int, cmd: Command, out: Step) -> None:
     """The sage picks tonight's speaking order: where it starts and which way round."""
     target = cmd.targets[0]
-    rs.order_choice = (target, cmd.verb == "clockwise")
+    rs.day.order_choice = (target, cmd.verb == "clockwise")
     _recorded(rs, seat, cmd, cmd.verb, out, target=rs.game.name(target))
 
 

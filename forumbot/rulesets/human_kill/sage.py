@@ -72,7 +72,7 @@ def open_order(rs: HumanKill, out: Step, announce: bool) -> None:
     方向的顺序令每位未出局玩家进行发言」; from himself when nobody went out). Not under 太阳雨 or 云天 (everyone speaks at once)."""
     g = rs.game
     assert rs.sage is not None
-    rs.order_choice = None
+    rs.day.order_choice = None
     g.open_phase("order", rs.round, rs.round, out)
     g.post("human_kill/nightfall", out, **_nightfall_data(rs, announce), sage=g.name(rs.sage), order=None,
            sage_weight=rs.params.sage_weight, succession=None)
@@ -103,9 +103,9 @@ def order_choice(rs: HumanKill) -> tuple[int, bool] | None:
     """The sage's choice of tonight's speaking order, if it stands: made tonight (choices are
     cleared every day), by the sage who still holds the title and its privileges (not under 太阳雨)
     (ruling 2026-12)."""
-    if rs.order_choice is None or rs.sage is None or rs.w("tenkiame"):
+    if rs.day.order_choice is None or rs.sage is None or rs.w("tenkiame"):
         return None
-    return rs.order_choice
+    return rs.day.order_choice
 
 
 def open_election(rs: HumanKill, out: Step) -> None:

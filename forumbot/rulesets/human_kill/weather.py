@@ -30,7 +30,7 @@ def fails(rs: HumanKill, what: str, target: int, out: Step) -> bool:
 def close_iku(rs: HumanKill, out: Step) -> None:
     """The Iku window closes: her choice takes effect (she may be out: then nothing happens)."""
     g = rs.game
-    choice, rs.iku_choice = rs.iku_choice, None
+    choice, rs.day.iku_choice = rs.day.iku_choice, None
     if choice is None or not g.living(IKU):
         return
     out.events.append(ev.Iku(round=rs.round, choice=choice))
