@@ -162,8 +162,9 @@ class Ruleset:
         """The organiser removed ``seat`` from the game (penalty); the player is already out."""
 
     def end_now(self, out: Step) -> None:
-        """The organiser ends the game: finish it with the standings as they are."""
-        raise NotImplementedError
+        """The organiser ends the game: finish it with the standings as they are. Default: nobody wins
+        (:meth:`finish_game` with no winner and no reason)."""
+        self.finish_game(None, None, out)
 
     # --- winning (shared by rulesets whose win check is "a faction and a reason") -------------------
     win_reason: str | None = None

@@ -280,6 +280,3 @@ class KillerClub(Ruleset):
         if self.helper_waiting is not None and self.helper_waiting.actor == seat:
             self.helper_waiting = None
         self.check_win(out)
-
-    def end_now(self, out: Step) -> None:
-        self.finish_game(None, None, out)

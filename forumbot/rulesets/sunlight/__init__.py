@@ -262,18 +262,12 @@ class Sunlight(Ruleset):
             killer = self.killer
             goods = [seat for seat in g.alive() if seat != killer]
             if g.player(killer).alive:
-                s.final_survival[killer] = 1
-                if len(goods) == 2:
-                    for seat in goods:
-                        s.final_survival[seat] = 0.5
+                last: dict[int, float] = {killer: 1, **dict.fromkeys(goods if len(goods) == 2 else [], 0.5)}
             else:
-                for seat in goods:
-                    s.final_survival[seat] = 1
-            for seat, pts in s.final_survival.items():
+                last = dict.fromkeys(goods, 1)
+            for seat, pts in last.items():
                 s.survival[seat] = s.survival.get(seat, 0) + pts
-        winner = GOOD if self.win_index() >= self.params.win_threshold else KILLER
-        g.finish(winner, out)
-        g.post("sunlight/final", out, **self.final_data())
+        self.finish_game(GOOD if self.win_index() >= self.params.win_threshold else KILLER, None, out)
 
     def end_now(self, out: Step) -> None:
         self._finish(out, final_survival=False)
