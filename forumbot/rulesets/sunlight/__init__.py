@@ -262,10 +262,14 @@ class Sunlight(Ruleset):
             killer = self.killer
             goods = [seat for seat in g.alive() if seat != killer]
             if g.player(killer).alive:
-                last: dict[int, float] = {killer: 1, **dict.fromkeys(goods if len(goods) == 2 else [], 0.5)}
+                s.final_survival[killer] = 1
+                if len(goods) == 2:
+                    for seat in goods:
+                        s.final_survival[seat] = 0.5
             else:
-                last = dict.fromkeys(goods, 1)
-            for seat, pts in last.items():
+                for seat in goods:
+                    s.final_survival[seat] = 1
+            for seat, pts in s.final_survival.items():
                 s.survival[seat] = s.survival.get(seat, 0) + pts
         self.finish_game(GOOD if self.win_index() >= self.params.win_threshold else KILLER, None, out)
 

@@ -67,3 +67,4 @@ class State:
     clue_snapshot: ClueSnapshot | None = None
     # the last clue poll published nothing: "no_clue" ("no clue" alone on top) or "no_votes"; said in the kill post
     poll_nothing: str | None = None
+    final_survival: dict[int, float] = field(default_factory=dict)  # seat -> the final survival points
