@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from forumbot.engine.types import Step
     from forumbot.rulesets.killer_club import KillerClub
 
-#: The day vote (README § killer_club): 「one vote each, no abstention; the most votes is executed. A tie: the
+#: The day vote (the rulings, docs/killer_club.md): 「one vote each, no abstention; the most votes is executed. A tie: the
 #: tied players plead and everyone alive votes again, among the tied only; tied again: everyone speaks again
 #: and a third vote among the tied; a third tie: that night's victim names one of the tied to die with them
 #: ... No night victim that night: nobody is executed (config: a seeded draw among the tied)」. ``votes`` and

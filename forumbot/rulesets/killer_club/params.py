@@ -20,7 +20,7 @@ class SeriesParams(BaseModel):
 
 
 class KillerClubParams(Params):
-    """Season parameters of killer_club; defaults are the rulebook's (README rulings marked config)."""
+    """Season parameters of killer_club; defaults are the rulebook's (the rulings mark those a season may set: config)."""
 
     killers: int | None = Field(None, ge=1, description="killers (default: the preset for the player count)")
     police: int | None = Field(None, ge=1, description="police (default: the preset)")

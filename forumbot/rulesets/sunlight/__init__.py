@@ -5,26 +5,26 @@ Timeline: day 1 prologue, day 2 a vote round (round 1), then kill and vote round
 vote round that put someone out, a ``poll`` phase holds the clue poll and, when the killer was voted
 out, the window in which he names his successor. Scores are in points (floats, halves possible).
 
-This module holds the resolution and the win rule; the package declares the rest: ``params`` (the
-season's parameters), ``actions`` (roles, votes, who may do what and what it records), ``state`` (what
-the game keeps), ``views`` (what posts and replies show), ``events`` (the facts).
+This module holds the set-up, the rounds' resolution, the succession and the win rule; ``scoring`` (the
+scores and the ranking) and ``clues`` (the clue poll) are rules of their own. The package declares the rest:
+``params`` (the season's parameters), ``actions`` (roles, votes, who may do what and what it records),
+``state`` (what the game keeps), ``views`` (what posts and replies show), ``events`` (the facts).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.orders import TeamOrders
 from forumbot.engine.ruleset import Ruleset, register
-from forumbot.engine.scores import ranks
 from forumbot.engine.strikes import Strikes
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
+from forumbot.rulesets.sunlight import clues, scoring, views
 from forumbot.rulesets.sunlight import events as ev
-from forumbot.rulesets.sunlight import views
-from forumbot.rulesets.sunlight.actions import ACTIONS, CLUE_POLL, CLUES, GOOD, KILLER, VOTE_ROUND
+from forumbot.rulesets.sunlight.actions import ACTIONS, GOOD, KILLER, VOTE_ROUND
 from forumbot.rulesets.sunlight.params import SunlightParams
 from forumbot.rulesets.sunlight.state import KillRecord, State, VoteRecord
 
@@ -51,6 +51,10 @@ class Sunlight(Ruleset):
     help_data = views.help_data
     final_data = views.final_data
     summary = views.summary
+    camp = scoring.camp
+    breakdown = scoring.breakdown
+    scores = scoring.scores
+    ranks = scoring.ranks
 
     def __init__(self, game: Game, params: SunlightParams) -> None:
         super().__init__(game, params)
@@ -94,13 +98,13 @@ class Sunlight(Ruleset):
         g = self.game
         g.open_phase("kill", round_, round_ + 1, out)
         self.orders.clear()
-        clues, self.s.to_publish = self.s.to_publish, []
+        published, self.s.to_publish = self.s.to_publish, []
         nothing, self.s.poll_nothing = self.s.poll_nothing, None
-        g.post("sunlight/kill_open", out, round=round_, alive=g.names(g.alive()), clues=clues, poll_nothing=nothing)
+        g.post("sunlight/kill_open", out, round=round_, alive=g.names(g.alive()), clues=published, poll_nothing=nothing)
 
     def _close_vote(self, out: Step) -> None:
         """The vote round's close: strikes and suicides, the scores, who is out, then the end check, the
-        successor and the clue poll (README § sunlight)."""
+        successor and the clue poll (the rulings, docs/sunlight.md)."""
         g, s, p = self.game, self.s, self.params
         round_ = g.phase.round
         killer = self.killer
@@ -115,31 +119,18 @@ class Sunlight(Ruleset):
                     warned.append(seat)
         for seat in suicides:
             g.remove(seat, "suicide", out)
-        # 「Good score = points given to the killer − points given to others. Killer score = 1.5·n − points
-        # the killer received」 (n: the valid ballots, the killer's included)
-        valid = self.vote.valid()
-        n = len(valid)
-        received = self.vote.received()
-        good_scores: dict[int, float] = {}
-        correct: dict[int, float] = {}
-        total: dict[int, float] = {}
-        for b in valid:
-            given = self.vote.points_of(b)
-            total[b.voter] = sum(pts for _, pts in given)
-            if b.voter != killer:
-                right = sum(pts for c, pts in given if c == killer)
-                good_scores[b.voter] = right - (total[b.voter] - right)
-                correct[b.voter] = right
-                s.good_scores.setdefault(b.voter, {})[round_] = good_scores[b.voter]
-        killer_score = 1.5 * n - received.get(killer, 0)
-        s.killer_scores.setdefault(killer, {})[round_] = killer_score
+        sc = scoring.score_round(self.vote, killer)
+        for voter, points in sc.good_scores.items():
+            s.good_scores.setdefault(voter, {})[round_] = points
+        s.killer_scores.setdefault(killer, {})[round_] = sc.killer_score
+        # 「The player with the most points received is out; a tie at the top, or no ballots, puts nobody out」
         outcome = self.vote.close(g.alive())
         out_seat = outcome.chosen
         if out_seat is not None:
             g.remove(out_seat, "voted", out)
         record = VoteRecord(
-            round_, killer, self.vote.ballots, received, n, good_scores, killer_score, correct, total,
-            out_seat, list(outcome.tied), warned, suicides,
+            round_, killer, self.vote.ballots, sc.received, sc.n, sc.good_scores, sc.killer_score, sc.correct,
+            sc.total, out_seat, list(outcome.tied), warned, suicides,
         )
         s.votes.append(record)
         out.events.append(ev.VoteClosed(round=round_, out=out_seat, suicides=suicides, warned=warned))
@@ -154,7 +145,6 @@ class Sunlight(Ruleset):
         if (killer_alive and len(goods) <= 2) or (not killer_alive and len(goods) < p.successor_min_goods):
             self._finish(out)
             return
-        snapshot = views.clue_snapshot(self, record) if out_seat is not None else None
         # 「A voted-out killer with 4 or more goods alive names a successor ... A killer out by suicide is
         # replaced by a draw」
         if not killer_alive:
@@ -163,9 +153,7 @@ class Sunlight(Ruleset):
                 g.reply(killer, "sunlight/name_successor", out, goods=g.names(goods))
             else:
                 self._draw_successor(out)
-        s.clue_options = [c for c in CLUES if c not in s.published] if (p.clue_poll and snapshot) else []
-        s.clue_snapshot = snapshot
-        s.clue_poll = Vote(CLUE_POLL)
+        clues.prepare(self, record)
         # The window opens after every vote round that put someone out, clue poll or not: one that
         # opened only for a voted-out killer's successor would tell everyone the killer was out
         # (「出局后均不公布身份」).
@@ -179,22 +167,10 @@ class Sunlight(Ruleset):
     def _close_poll(self, out: Step) -> None:
         """The successor window and the clue poll close: a successor not named in time is drawn; the
         clue(s) on top are published in the next kill round's post."""
-        g, s = self.game, self.s
-        if s.successor_pending is not None:
+        if self.s.successor_pending is not None:
             self._draw_successor(out)
-        if s.clue_options and s.clue_snapshot is not None:
-            outcome = s.clue_poll.close(None)
-            counts = outcome.received
-            leaders = [c for c in s.clue_poll.decide(g, outcome, "clue", out).winners if c != 0]
-            for number in leaders:
-                content = views.clue_content(self, number, s.clue_snapshot)
-                s.published[number] = content
-                s.to_publish.append({"number": number, **content})
-            if not leaders:
-                s.poll_nothing = "no_clue" if counts else "no_votes"
-            out.events.append(ev.CluePollClosed(round=g.phase.round, counts=counts, published=leaders))
-        s.clue_options, s.clue_poll, s.clue_snapshot = [], Vote(CLUE_POLL), None
-        self._open_kill(g.phase.round + 1, out)
+        clues.close(self, out)
+        self._open_kill(self.game.phase.round + 1, out)
 
     def _close_kill(self, out: Step) -> None:
         """The kill round's close: the killer's order kills (「每次杀人轮杀1人」; none: nobody dies); then
@@ -276,33 +252,3 @@ class Sunlight(Ruleset):
     def end_now(self, out: Step) -> None:
         self._finish(out, final_survival=False)
 
-    def camp(self, seat: int) -> str:
-        """"killer" for every killer, first or successor; "good" for complete goods."""
-        return KILLER if seat in self.s.killers else GOOD
-
-    def breakdown(self, seat: int) -> dict[str, Any]:
-        """The parts of ``seat``'s final score (rulebook 「个人积分及名次」): survival, own good and killer
-        scores, the later successors' killer scores a killer inherits, the camp bonus; a suicide or a
-        penalised player scores a flat figure."""
-        g, s, p = self.game, self.s, self.params
-        killers = s.killers
-        own_killer = sum(s.killer_scores.get(seat, {}).values()) if seat in killers else 0
-        later = sum(sum(s.killer_scores.get(k, {}).values()) for k in killers[killers.index(seat) + 1:]) if seat in killers else 0
-        good = sum(s.good_scores.get(seat, {}).values())
-        won = g.finished and g.winner == self.camp(seat)
-        flat = None
-        if seat in g.penalties:
-            flat = p.penalty_score
-        elif g.player(seat).out_reason == "suicide":
-            flat = p.suicide_score
-        bonus = p.camp_bonus if (won and flat is None) else 0
-        parts = {"survival": s.survival.get(seat, 0), "good": good, "killer": own_killer, "inherited": later, "bonus": bonus}
-        return {**parts, "total": flat if flat is not None else sum(parts.values()), "flat": flat}
-
-    def scores(self) -> dict[int, float]:
-        """Final score of every seat (points)."""
-        return {p.seat: self.breakdown(p.seat)["total"] for p in self.game.players}
-
-    def ranks(self) -> dict[int, int]:
-        """Rank of every seat by final score (「个人积分及名次」); ties share a rank (1, 1, 3)."""
-        return ranks(self.scores())

@@ -21,14 +21,14 @@ if TYPE_CHECKING:
 
 #: The roles (「比赛前抽签产生1名凶手」): one killer, everyone else good.
 KILLER, GOOD = "killer", "good"
-#: The clues a clue poll may publish (README § sunlight: 「Clue 1 ... Clue 2 ... Clue 3」); option 0 is "no clue".
+#: The clues a clue poll may publish (the rulings (docs/sunlight.md): 「Clue 1 ... Clue 2 ... Clue 3」); option 0 is "no clue".
 CLUES = (1, 2, 3)
-#: A vote round (README § sunlight): 「A ballot names one or two distinct living players, ranked: 3 points for
+#: A vote round (the rulings, docs/sunlight.md): 「A ballot names one or two distinct living players, ranked: 3 points for
 #: the first, 2 for the second」; 「A ballot that names the voter is a self-vote: void」; 「The player with the
 #: most points received is out; a tie at the top, or no ballots, puts nobody out」 (the first ballot stands).
 #: ``points`` is a parameter.
 VOTE_ROUND = VoteRule("vote round", votes=1, last_tie="nobody", points=(3, 2), self_vote="void")
-#: The clue poll (README § sunlight): 「the clue(s) with the most votes are published, all of them when 2 or 3
+#: The clue poll (the rulings, docs/sunlight.md): 「the clue(s) with the most votes are published, all of them when 2 or 3
 #: are tied, even when "no clue" ties with them; "no clue" alone on top, or no votes, publishes nothing」; a
 #: later choice replaces the earlier one in its place. Option 0 is "no clue".
 CLUE_POLL = VoteRule("clue poll", votes=1, last_tie="all", change="replace_in_place")

@@ -8,7 +8,7 @@ from forumbot.engine.ruleset import Params
 
 
 class SunlightParams(Params):
-    """Season parameters of sunlight; defaults are the rulebook's (README rulings marked config)."""
+    """Season parameters of sunlight; defaults are the rulebook's (the rulings mark those a season may set: config)."""
 
     win_threshold: float = Field(0.35, ge=0, le=1, description="win index at or above which the goods win")
     points: tuple[float, float] = Field((3, 2), description="points of a ballot's first and second name")

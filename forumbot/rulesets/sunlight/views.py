@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.ruleset import Ruleset
 from forumbot.rulesets.sunlight.actions import GOOD, KILLER
-from forumbot.rulesets.sunlight.state import ClueSnapshot
 
 if TYPE_CHECKING:
     from forumbot.rulesets.sunlight import Sunlight
@@ -33,30 +32,6 @@ def vote_result_data(rs: Sunlight, record: VoteRecord) -> dict[str, Any]:
         "out": g.name(out_seat) if out_seat else None, "tied": g.names(record.tied),
         "warned": g.names(record.warned), "suicides": g.names(suicides), "limit": rs.params.strikes_to_suicide,
     }
-
-
-def clue_snapshot(rs: Sunlight, record: VoteRecord) -> ClueSnapshot:
-    """The clues as of this vote round (README § sunlight): 「Clue 1: was the player voted out this round a
-    good or the killer at that time. Clue 2: the anonymous table of the surviving goods' scores as of that
-    vote round (survival + good scores so far, no bonus), sorted. Clue 3: is the win index so far at or
-    above the threshold」."""
-    g, s = rs.game, rs.s
-    goods = [seat for seat in g.alive() if seat != record.killer]
-    scores = sorted((s.survival.get(seat, 0) + sum(s.good_scores.get(seat, {}).values()) for seat in goods),
-                    reverse=True)
-    correct, total = rs.win_sums()
-    reached = total > 0 and correct / total >= rs.params.win_threshold
-    assert record.out is not None  # a snapshot is taken only when a player went out
-    return ClueSnapshot(record.round, g.name(record.out), record.out == record.killer, scores, reached)
-
-
-def clue_content(rs: Sunlight, number: int, snap: ClueSnapshot) -> dict[str, Any]:
-    """What clue ``number`` (1, 2 or 3) says, as of the vote round of ``snap``."""
-    if number == 1:
-        return {"round": snap.round, "player": snap.voted_out, "was_killer": snap.voted_out_was_killer}
-    if number == 2:
-        return {"round": snap.round, "scores": snap.good_scores}
-    return {"round": snap.round, "reached": snap.index_reached, "threshold": rs.params.win_threshold}
 
 
 def final_data(rs: Sunlight) -> dict[str, Any]:
