@@ -12,15 +12,17 @@ victim names one of the tied to die with him. The shared mechanics are the engin
 deaths), :mod:`forumbot.engine.speaking` (the day's speaking order), :mod:`forumbot.engine.series`
 (standings and the first-night victim rule across a series of games).
 
-This module holds the resolution and the win rule; the package declares the rest: ``params`` (the season's
-parameters), ``roles`` (roles, sides and counts), ``actions`` (the day vote, who may do what and what it
-records and tells), ``views`` (what posts and replies show), ``events`` (the facts).
+This module holds the set-up, the night, the deaths and the win rule; ``day`` holds the day (the vote, its
+run-offs, the night victim's choice). The package declares the rest: ``params`` (the season's parameters),
+``roles`` (roles, sides and counts), ``actions`` (the day vote, who may do what and what it records and
+tells), ``views`` (what posts and replies show), ``events`` (the facts).
 
 No role is revealed before the final post, not even at death.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -29,13 +31,13 @@ from forumbot.engine.game import Game, SetupError
 from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions
 from forumbot.engine.orders import Order
-from forumbot.engine.ruleset import Ruleset, register
+from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.series import repeated_victim
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
 from forumbot.language.types import Command
+from forumbot.rulesets.killer_club import day, roles, views
 from forumbot.rulesets.killer_club import events as ev
-from forumbot.rulesets.killer_club import roles, views
 from forumbot.rulesets.killer_club.actions import ACTIONS, DAY_VOTE, answer_helper
 from forumbot.rulesets.killer_club.params import KillerClubParams, SeriesParams
 from forumbot.rulesets.killer_club.roles import CIVILIAN, FACTION, HELPER, KILLER, NURSE, POLICE, ROLES, preset_counts
@@ -55,9 +57,9 @@ class KillerClub(Ruleset):
     phase_kinds = ("prologue", "night", "vote", "runoff", "choice")
     min_players = 6
     actions = ACTIONS
-    closers: ClassVar[dict[str, str]] = {
-        "prologue": "_close_prologue", "night": "_close_night", "vote": "_close_vote", "runoff": "_close_vote",
-        "choice": "_close_choice",
+    closers: ClassVar[Mapping[str, str | Closer]] = {
+        "prologue": "_close_prologue", "night": "_close_night", "vote": day.close_vote, "runoff": day.close_vote,
+        "choice": day.close_choice,
     }
     role_reply_data = views.role_reply_data
     status_data = views.status_data
@@ -152,9 +154,10 @@ class KillerClub(Ruleset):
 
     # --- phases -----------------------------------------------------------------------------------
     def _close_prologue(self, out: Step) -> None:
-        self._open_night(1, out)
+        self.open_night(1, out)
 
-    def _open_night(self, round_: int, out: Step) -> None:
+    def open_night(self, round_: int, out: Step) -> None:
+        """Night ``round_`` opens: no orders yet; the post says who is alive and which roles act."""
         g = self.game
         g.open_phase("night", round_, round_, out)
         self.night_victim = None
@@ -180,71 +183,12 @@ class KillerClub(Ruleset):
         if round_ == 1:
             self.first_night_victim = victim
         self.night_victim = victim
-        if victim is not None and self._death(victim, "killed", out):
+        if victim is not None and self.death(victim, "killed", out):
             return
-        self._open_day(round_, out)
-
-    def _open_day(self, round_: int, out: Step) -> None:
-        """The day: the victim is announced, everyone speaks from the seat after the last death's, then
-        the day vote; its last tie goes to the night victim's choice, or ``tie_fallback`` without one."""
-        g = self.game
-        g.open_phase("vote", round_, round_, out)
-        victim = self.night_victim
-        last_tie = "chooser" if victim is not None else self.params.tie_fallback
-        self.vote = Vote(replace(DAY_VOTE, votes=self.params.votes, last_tie=last_tie,
-                                 no_choice=self.params.tie_fallback))
-        g.post("killer_club/day_open", out, **views.day_open_data(self))
-
-    def _close_vote(self, out: Step) -> None:
-        """A vote's close (the day vote or a run-off, :data:`DAY_VOTE`): the most votes is executed; a tie
-        goes to a run-off among the tied, then to the night victim's choice (or ``tie_fallback``)."""
-        g = self.game
-        round_ = g.phase.round
-        outcome = self.vote.close(g.alive())
-        out.events.append(ev.VoteClosed(round=round_, number=outcome.number, vote_kind=outcome.kind, chosen=outcome.chosen, tied=list(outcome.tied)))
-        decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
-        result = "choice" if decision.how == "chooser" else decision.how
-        chosen = decision.chosen
-        if chosen is not None:
-            self.first.record(chosen)  # counted now so the post can say whether he leaves last words
-        g.post("killer_club/vote_result", out, **views.vote_result_data(self, outcome, result, chosen))
-        if chosen is not None and self._death(chosen, "voted" if result == "decided" else "drawn", out):
-            return
-        if result == "runoff":
-            self.vote.next(outcome.tied)
-            g.open_phase("runoff", round_, round_, out)
-            g.post("killer_club/runoff_open", out, **views.runoff_open_data(self, outcome.tied))
-        elif result == "choice":
-            victim = self.night_victim
-            assert victim is not None
-            self.choice_by, self.choice_among, self.choice = victim, outcome.tied, None
-            g.open_phase("choice", round_, round_, out)
-            g.post("killer_club/choice_open", out, round=round_, victim=g.name(victim), candidates=g.names(outcome.tied))
-            g.reply(victim, "killer_club/choice_prompt", out, round=round_, candidates=g.names(outcome.tied))
-        else:
-            self._open_night(round_ + 1, out)
-
-    def _close_choice(self, out: Step) -> None:
-        """The night victim's choice closes: the one he named among the tied dies with him; nobody named
-        in time: ``tie_fallback``."""
-        g = self.game
-        round_ = g.phase.round
-        choice = self.choice if self.choice is not None and g.player(self.choice).alive else None
-        among = [s for s in self.choice_among if g.player(s).alive]
-        decision = self.vote.named(g, choice, among, f"choice:{round_}", out)
-        how, chosen = decision.how, decision.chosen
-        victim = self.choice_by
-        self.choice_by, self.choice_among, self.choice = None, (), None
-        out.events.append(ev.ChoiceClosed(round=round_, chosen=chosen, how=how))
-        if chosen is not None:
-            self.first.record(chosen)  # counted now so the post can say whether he leaves last words
-        g.post("killer_club/choice_result", out, **views.choice_result_data(self, victim, chosen, how))
-        if chosen is not None and self._death(chosen, "chosen" if how == "named" else "drawn", out):
-            return
-        self._open_night(round_ + 1, out)
+        day.open_day(self, round_, out)
 
     # --- deaths and the end -----------------------------------------------------------------------
-    def _death(self, seat: int, how: str, out: Step) -> bool:
+    def death(self, seat: int, how: str, out: Step) -> bool:
         """``seat`` dies (by night or by vote): counted for last words, then the win check. True when
         the game is over."""
         g = self.game
