@@ -1,6 +1,6 @@
 """What the posts and replies of killer_club (殺人遊戲) show: functions of the ruleset, bound as its methods
 (:class:`~forumbot.rulesets.killer_club.KillerClub`). No role is shown before the final post, not even at
-death (「遊戲過程中誰都不可以翻牌」): only a player's own role and his team's (killers, police)."""
+death (「游戲過程中誰都不可以翻牌」): only a player's own role and his team's (killers, police)."""
 
 from __future__ import annotations
 
