@@ -12,7 +12,7 @@ from forumbot.engine.title import Title
 from forumbot.engine.triggers import Window, Windows
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
-from forumbot.rulesets.vampire_village import ELECTION
+from forumbot.rulesets.vampire_village.actions import ELECTION
 
 
 def test_potions_each_once():

@@ -14,7 +14,7 @@ from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.engine.types import Deadline
 from forumbot.render import Renderer
 from forumbot.replay import load_transcript, replay
-from forumbot.rulesets.vampire_village import PRESETS, preset_counts
+from forumbot.rulesets.vampire_village.roles import PRESETS, preset_counts
 
 T = Path(__file__).parent.parent / "transcripts"
 

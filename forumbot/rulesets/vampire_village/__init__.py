@@ -21,22 +21,21 @@ Shared mechanics: :mod:`forumbot.engine.night` (team orders, once-a-night answer
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.links import Links
 from forumbot.engine.night import NightActions, tell
 from forumbot.engine.potions import Potions
-from forumbot.engine.ruleset import Ruleset, register
+from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.speaking import speaking_order
 from forumbot.engine.title import Title
-from forumbot.engine.triggers import Window, Windows
+from forumbot.engine.triggers import Windows
 from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import Vote, seeded_draw
 from forumbot.rulesets.vampire_village import events as ev
-from forumbot.rulesets.vampire_village import views
-from forumbot.rulesets.vampire_village.actions import ACTIONS, DAY_VOTE, ELECTION
+from forumbot.rulesets.vampire_village import views, votes, windows
+from forumbot.rulesets.vampire_village.actions import ACTIONS, ELECTION
 from forumbot.rulesets.vampire_village.params import VampireVillageParams
 from forumbot.rulesets.vampire_village.roles import (
     CUPID,
@@ -48,7 +47,6 @@ from forumbot.rulesets.vampire_village.roles import (
     PIPER,
     PIPER_WIN,
     POWER_ROLES,
-    PRESETS,
     ROLES,
     SEER,
     VAMPIRE,
@@ -56,10 +54,8 @@ from forumbot.rulesets.vampire_village.roles import (
     VILLAGER,
     VILLAGERS,
     WITCH,
-    preset_counts,
+    deal,
 )
-
-__all__ = ["ELECTION", "PRESETS", "VampireVillage", "VampireVillageParams", "preset_counts"]
 
 
 @register
@@ -76,10 +72,10 @@ class VampireVillage(Ruleset):
     will_skips = ("shot", "successor")
     min_players = 4
     actions = ACTIONS
-    closers: ClassVar[dict[str, str]] = {
+    closers: ClassVar[dict[str, str | Closer]] = {
         "prologue": "_close_prologue", "cupid": "_close_cupid", "night": "_close_night", "witch": "_dawn",
-        "election": "_close_election", "vote": "_close_vote", "runoff": "_close_vote", "shot": "_close_window",
-        "successor": "_close_window"}
+        "election": votes.close_election, "vote": votes.close_vote, "runoff": votes.close_vote,
+        "shot": windows.close_window, "successor": windows.close_window}
     role_reply_data, status_data, final_data, summary = (
         views.role_reply_data, views.status_data, views.final_data, views.summary)
 
@@ -114,22 +110,8 @@ class VampireVillage(Ruleset):
 
     # --- set-up -----------------------------------------------------------------------------------
     def role_counts(self, n_players: int) -> dict[str, int]:
-        """The preset for ``n_players`` (「參加人數限定在13~18人范圍內」) with the season's ``counts``;
-        villagers fill the rest."""
-        if n_players in PRESETS:
-            counts = preset_counts(n_players)
-        elif self.params.counts is None:
-            raise SetupError(f"vampire_village has presets for 13-18 players, not {n_players}: set params.counts")
-        else:
-            counts = {r: 0 for r in ROLES}
-        for role, k in (self.params.counts or {}).items():
-            if role not in ROLES:
-                raise SetupError(f"unknown role {role!r} in params.counts; known: {', '.join(ROLES)}")
-            counts[role] = k
-        counts[VILLAGER] = n_players - sum(v for r, v in counts.items() if r != VILLAGER)
-        if counts[VILLAGER] < 0:
-            raise SetupError(f"the role counts {counts} need more than {n_players} players")
-        return counts
+        """The preset for ``n_players`` with the season's ``counts`` (:func:`~forumbot.rulesets.vampire_village.roles.deal`)."""
+        return deal(n_players, self.params.counts)
 
     def start(self, out: Step) -> None:
         """Role PMs and the opening post; the elder starts with his lives (「長老有兩條命」)."""
@@ -261,7 +243,7 @@ class VampireVillage(Ruleset):
         if witch is not None:
             self.potions.use(witch.verb)
             self.tonight[witch.verb] = g.name(witch.target)
-            out.events.append(ev.Potion(vote_kind=witch.verb, target=witch.target, round=round_))
+            out.events.append(ev.Potion(potion=witch.verb, target=witch.target, round=round_))
             saved = witch.verb == "save" and witch.target == target
         if target is not None and g.player(target).alive:
             if self.role_of(target) == ELDER and target != self.guarded:
@@ -284,7 +266,7 @@ class VampireVillage(Ruleset):
         if charmed_now:
             out.events.append(ev.Charmed(seats=charmed_now, round=round_))
         lost_before = self.powers_lost
-        dead = self._die(batch, out)
+        dead = self.die(batch, out)
         self.tonight["dead"] = g.names(dead)
         self.nights.append(dict(self.tonight))
         out.events.append(ev.NightClosed(round=round_, target=target, guarded=self.guarded, saved=saved, dead=dead))
@@ -297,20 +279,20 @@ class VampireVillage(Ruleset):
                sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None)
         if self.params.tell_charmed:
             tell(g, [s for s in charmed_now if g.player(s).alive], "vampire_village/charmed", out, round=round_)
-        self._tell_powers_lost(lost_before, out)
+        self.tell_powers_lost(lost_before, out)
         if self.check_win(out):
             return
         self.after = "night" if self.skip_day else ("election" if round_ == 1 and not self.elected else "vote")
-        self._next(out)
+        self.go_on(out)
 
-    def _tell_powers_lost(self, before: bool, out: Step) -> None:
+    def tell_powers_lost(self, before: bool, out: Step) -> None:
         g = self.game
         if self.powers_lost and not before:
             seats = [s for r in POWER_ROLES for s in g.living(r)]
             tell(g, sorted(seats), "vampire_village/powers_lost", out)
 
     # --- deaths and their windows -----------------------------------------------------------------
-    def _die(self, batch: list[tuple[int, str]], out: Step) -> list[int]:
+    def die(self, batch: list[tuple[int, str]], out: Step) -> list[int]:
         """Everyone in ``batch`` dies (seat, cause), with their lovers (「當兩個相愛的人其中一個被票死、殺死或者毒死，
         另一個人則必須殉情」); the elder's death by the village (「被女巫毒殺、獵人獵殺、投票推出」) takes the villagers'
         powers; the batch queues the hunter's window (:meth:`_shot_window_due`), then a window for each sheriff
@@ -333,145 +315,28 @@ class VampireVillage(Ruleset):
                 queue.append((partner, "lover"))
             if self.sheriff.holder == seat:
                 successors.append(seat)
-        if dead and self._shot_window_due(dead):
+        if dead and windows.shot_window_due(self, dead):
             hunters = [s for s in dead if self.role_of(s) == HUNTER]
             self.windows.add("shot", hunters[0] if hunters else 0)
         for seat in successors:
             self.windows.add("successor", seat)
         return dead
 
-    def _shot_window_due(self, dead: list[int]) -> bool:
-        """Does this batch of deaths open a hunter's window? The rulebook's hunter shoots 「立即」 at death
-        (「只要獵人死掉，並且此後游戲依然還沒結束，他可以選擇立即殺死一名玩家」), but his shot is optional and roles
-        stay hidden (docs/vampire_village.md): while the hunter is unknown, a window opens after *every* batch
-        of deaths, whoever died, so that the window itself tells nobody whether the hunter was among them; it
-        stops once a shot has revealed him. When roles are announced at death the hunter is public anyway and
-        only his death opens one."""
-        if not self.start_counts.get(HUNTER) or self.hunter_shot:
-            return False
-        if self.params.reveal_roles_at_death:
-            return any(self.role_of(s) == HUNTER for s in dead) and not self.powers_lost
-        return True
-
-    def _next(self, out: Step) -> None:
+    def go_on(self, out: Step) -> None:
         """Open the next window a death made, or go on with the game (``self.after``)."""
         g = self.game
         while not g.finished:
             w = self.windows.pop()
             if w is None:
                 break
-            if self._open_window(w, out):
+            if windows.open_window(self, w, out):
                 return
         if g.finished:
             return
         if self.after in ("election", "vote"):
-            self._open_vote(self.after, out)
+            votes.open_vote(self, self.after, out)
         else:
             self._open_night(g.phase.round + 1, out)
-
-    def _open_window(self, w: Window, out: Step) -> bool:
-        g = self.game
-        round_ = g.phase.round
-        if w.kind == "successor" and (self.sheriff.holder != w.seat or not g.alive()):
-            return False
-        self.window_choice = None
-        g.open_phase(w.kind, round_, round_, out)
-        g.post("vampire_village/window_open", out, kind=w.kind, round=round_, name=g.name(w.seat) if w.kind == "successor" else None,
-               alive=g.names(g.alive()), hidden=not self.params.reveal_roles_at_death)
-        if self.may_shoot(w) or w.kind == "successor":
-            g.reply(w.seat, "vampire_village/prompt", out, kind=w.kind, round=round_, victim=None, save=False, poison=False,
-                    example=g.name(g.alive()[0]))
-        return True
-
-    def may_shoot(self, w: Window) -> bool:
-        """The current window is a hunter's who may shoot (he died in the batch and keeps his power)."""
-        return w.kind == "shot" and w.seat > 0 and not self.powers_lost
-
-    def _close_window(self, out: Step) -> None:
-        """The hunter's shot is taken (only a shot is announced: no shot says nothing, docs/vampire_village.md);
-        a sheriff who named nobody passes the badge by a seeded draw, as the title must exist."""
-        g = self.game
-        w = self.windows.current
-        assert w is not None
-        choice = self.window_choice if self.window_choice is not None and g.player(self.window_choice).alive else None
-        self.window_choice = None
-        if w.kind == "shot":
-            if not self.may_shoot(w):
-                choice = None
-            out.events.append(ev.Shot(seat=w.seat, target=choice))
-            if choice is not None:
-                self.hunter_shot = True
-                lost_before = self.powers_lost
-                dead = self._die([(choice, "shot")], out)
-                g.post("vampire_village/window_result", out, kind="shot", round=g.phase.round, how="named",
-                       chosen=g.name(choice), dead=views.dead_data(self, dead), name=None)
-                self._tell_powers_lost(lost_before, out)
-                if self.check_win(out):
-                    return
-        else:
-            how = "named"
-            if choice is None:
-                living = g.alive()
-                choice = seeded_draw(g, living, f"successor:{w.seat}:{g.phase.id}", out) if living else None
-                how = "drawn"
-            if choice is not None:
-                self.sheriff.give(choice, how, out)
-            else:
-                self.sheriff.vacate()
-            g.post("vampire_village/window_result", out, kind="successor", round=g.phase.round, how=how,
-                   chosen=g.name(choice) if choice else None, dead=[], name=g.name(w.seat))
-        self._next(out)
-
-    # --- the votes --------------------------------------------------------------------------------
-    def _open_vote(self, kind: str, out: Step, tied: tuple[int, ...] = ()) -> None:
-        """Open the election or the day vote, or (``tied``) its revote among the tied."""
-        g = self.game
-        if tied:
-            self.vote.next(tied)
-        else:
-            self.vote = Vote(ELECTION if kind == "election" else
-                             replace(DAY_VOTE, votes=self.params.votes, last_tie=self.params.tie_fallback))
-        g.open_phase(kind, g.phase.round, g.phase.round, out)
-        g.post("vampire_village/vote_open", out, **views.vote_open_data(self, kind, tied))
-
-    def _close_election(self, out: Step) -> None:
-        """「公投警長（僅第二天白天，自由發言之後）」: the most votes is sheriff; a tie: a revote among the tied, then a
-        seeded draw (:data:`~forumbot.rulesets.vampire_village.actions.ELECTION`)."""
-        g = self.game
-        outcome = self.vote.close(g.alive())
-        out.events.append(ev.VoteClosed(vote_kind="election", number=outcome.number, result=outcome.kind,
-                                        chosen=outcome.chosen, tied=list(outcome.tied)))
-        decision = self.vote.decide(g, outcome, f"sheriff:{outcome.number}", out)
-        result = "elected" if decision.how == "decided" else decision.how
-        chosen = decision.chosen
-        g.post("vampire_village/vote_result", out, **views.vote_result_data(self, "election", outcome, result, chosen, []))
-        if result == "runoff":
-            return self._open_vote("election", out, outcome.tied)
-        self.elected = True
-        if chosen is not None:
-            self.sheriff.give(chosen, result, out)
-        self.after = "vote"
-        self._next(out)
-
-    def _close_vote(self, out: Step) -> None:
-        """「所有玩家投票，得票最高者被殺死。如果有平票則進入PK」 (:data:`~forumbot.rulesets.vampire_village.actions.DAY_VOTE`)."""
-        g = self.game
-        round_ = g.phase.round
-        outcome = self.vote.close(g.alive())
-        out.events.append(ev.VoteClosed(vote_kind="vote", number=outcome.number, result=outcome.kind,
-                                        chosen=outcome.chosen, tied=list(outcome.tied)))
-        decision = self.vote.decide(g, outcome, f"tie:{round_}", out)
-        result, chosen = decision.how, decision.chosen
-        lost_before = self.powers_lost
-        dead = self._die([(chosen, "voted" if result == "decided" else "drawn")], out) if chosen is not None else []
-        g.post("vampire_village/vote_result", out, **views.vote_result_data(self, "vote", outcome, result, chosen, dead))
-        self._tell_powers_lost(lost_before, out)
-        if dead and self.check_win(out):
-            return
-        if result == "runoff":
-            return self._open_vote("runoff", out, outcome.tied)
-        self.after = "night"
-        self._next(out)
 
     # --- the end ----------------------------------------------------------------------------------
     def mixed_lovers(self) -> tuple[int, int] | None:

@@ -16,6 +16,7 @@ from forumbot.engine.orders import Order
 from forumbot.engine.votes import VoteRule
 from forumbot.language.types import Command
 from forumbot.rulesets.vampire_village import events as ev
+from forumbot.rulesets.vampire_village import windows
 from forumbot.rulesets.vampire_village.roles import CUPID, GUARD, PIPER, POWER_ROLES, SEER, VAMPIRE, WITCH
 
 if TYPE_CHECKING:
@@ -227,7 +228,7 @@ def _window(key: str, verbs: tuple[str, ...], handler: Any, kind: str, **kw: Any
     return Action(key, verbs, handler, phases=(kind,), alive=None, phase_data={"expected": kind},
                   who=lambda rs, seat: rs.windows.current is not None and rs.windows.current.seat == seat,
                   who_reason="not_your_window", who_data={"expected": kind}, order=_GATE,
-                  owes=lambda rs, seat: rs.window_choice is None and (kind == "successor" or rs.may_shoot(rs.windows.current)),
+                  owes=lambda rs, seat: rs.window_choice is None and (kind == "successor" or windows.may_shoot(rs, rs.windows.current)),
                   **kw)
 
 
@@ -262,6 +263,6 @@ ACTIONS = (
            again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     _window("shoot", ("shoot", "take"), shot_order, "shot",
             targets=(_shot_power, *_ONE_LIVING, not_self("target_self"), _NOT_LOVER),
-            help=lambda rs, seat: "shoot" if rs.may_shoot(rs.windows.current) else None),
+            help=lambda rs, seat: "shoot" if windows.may_shoot(rs, rs.windows.current) else None),
     _window("successor", ("successor",), successor_order, "successor", targets=(*_ONE_LIVING, not_self("target_self"))),
 )

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from forumbot.engine.game import SetupError
+
 VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER = (
     "vampire", "villager", "seer", "cupid", "witch", "guard", "hunter", "elder", "piper")
 ROLES = (VAMPIRE, VILLAGER, SEER, CUPID, WITCH, GUARD, HUNTER, ELDER, PIPER)
@@ -34,3 +36,23 @@ def preset_counts(n: int) -> dict[str, int]:
     """The rulebook's role counts for ``n`` players (13–18); KeyError outside that range."""
     base = PRESETS[n]
     return {r: base.get(r, 0) for r in ROLES}
+
+
+def deal(n_players: int, counts: dict[str, int] | None) -> dict[str, int]:
+    """The role counts for ``n_players``: the preset (「參加人數限定在13~18人范圍內」) with the season's ``counts``
+    (role -> count); villagers fill the rest. Raises SetupError: no preset and no ``counts``, an unknown role,
+    more roles than players."""
+    if n_players in PRESETS:
+        dealt = preset_counts(n_players)
+    elif counts is None:
+        raise SetupError(f"vampire_village has presets for 13-18 players, not {n_players}: set params.counts")
+    else:
+        dealt = {r: 0 for r in ROLES}
+    for role, k in (counts or {}).items():
+        if role not in ROLES:
+            raise SetupError(f"unknown role {role!r} in params.counts; known: {', '.join(ROLES)}")
+        dealt[role] = k
+    dealt[VILLAGER] = n_players - sum(v for r, v in dealt.items() if r != VILLAGER)
+    if dealt[VILLAGER] < 0:
+        raise SetupError(f"the role counts {dealt} need more than {n_players} players")
+    return dealt
