@@ -16,31 +16,18 @@ crimes, the criminal votes): :mod:`~forumbot.rulesets.interview_vampire.views`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from forumbot.engine.actions import act
 from forumbot.engine.dawn import DawnReports, NightPlans
 from forumbot.engine.game import Game, SetupError
-from forumbot.engine.ruleset import Ruleset, register
+from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import Vote
-from forumbot.language.types import Command
+from forumbot.rulesets.interview_vampire import day, two_nights, views
 from forumbot.rulesets.interview_vampire import events as ev
-from forumbot.rulesets.interview_vampire import views
 from forumbot.rulesets.interview_vampire.actions import ACTIONS, CONVERT, CRIME_VOTE, DAY_VOTE, SUCK
 from forumbot.rulesets.interview_vampire.params import InterviewVampireParams
 from forumbot.rulesets.interview_vampire.roles import BITERS, CRIMINAL, HUMAN, ROLES, VAMPIRE
-
-
-@dataclass(frozen=True)
-class Record:
-    """A biter's night, kept for the next night's kill and conversion rules. ``names``: the sucks named;
-    ``success``: those that succeeded; ``roles``: each target's role that night."""
-
-    names: tuple[int, ...]
-    success: frozenset[int]
-    roles: dict[int, str]
 
 
 @register
@@ -55,7 +42,8 @@ class InterviewVampire(Ruleset):
     phase_kinds = ("prologue", "night", "day")
     min_players = 5
     actions = ACTIONS
-    closers: ClassVar[dict[str, str]] = {"prologue": "_close_prologue", "night": "_dawn", "day": "_dusk"}
+    closers: ClassVar[dict[str, str | Closer]] = {"prologue": "_close_prologue", "night": "_dawn", "day": day.close_day}
+    on_thread_post = day.on_thread_post
 
     role_reply_data, status_data, final_data, summary = (
         views.role_reply_data, views.status_data, views.final_data, views.summary)
@@ -67,7 +55,7 @@ class InterviewVampire(Ruleset):
         self.reports = DawnReports()
         self.crime_vote: Vote | None = None
         self.vote = Vote(DAY_VOTE)
-        self.records: dict[int, Record | None] = {}
+        self.records: dict[int, two_nights.Record | None] = {}
         self.last_night: dict[int, dict[str, Any]] = {}  # what each biter knows of his last night
         self.hungry: dict[int, int] = {}
         self.converted: dict[int, list[int]] = {}  # converter -> the players he converted
@@ -114,31 +102,15 @@ class InterviewVampire(Ruleset):
         """The day vote while it is open: 「白天的投票仍是明投」, posted in the thread."""
         return self.vote if self.game.phase.kind == "day" else None
 
-    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """Last words and dead players' posts (the engine's rule); in the day, a living player's post
-        that is a vote command is his vote. Any other post is talk."""
-        g = self.game
-        if not g.player(seat).alive:
-            g.dead_player_post(seat, out)
-            return
-        cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
-        if isinstance(cmd, Command):
-            if g.phase.kind != "day":
-                self.refuse(seat, cmd, "wrong_phase", out)
-            elif not g.vote_command(seat, cmd, out):
-                act(self, seat, cmd, out, "thread")
-        elif g.phase.kind == "day":
-            g.thread_error(seat, cmd, out)  # day votes are cast only here: never lost silently
-
     # --- night ------------------------------------------------------------------------------------
     def biters(self) -> list[int]:
         """Living vampires and criminals, in seat order."""
         return [p.seat for p in self.game.players if p.alive and p.role in BITERS]
 
     def _close_prologue(self, out: Step) -> None:
-        self._open_night(1, out)
+        self.open_night(1, out)
 
-    def _open_night(self, round_: int, out: Step) -> None:
+    def open_night(self, round_: int, out: Step) -> None:
         """Nightfall: the orders of the last night lapse; the criminal vote is held 「一旦场上出现了犯罪的吸血鬼」,
         every night from then on whether one still lives or not (docs/interview_vampire.md: holding it only
         while one lives would tell every voter so), 「每个吸血鬼可以投两票，每个犯罪的吸血鬼可以投1票」."""
@@ -150,51 +122,6 @@ class InterviewVampire(Ruleset):
         g.post("interview_vampire/night_open", out, round=round_, alive=g.names(g.alive()))
         for seat in self.biters():
             g.reply(seat, "interview_vampire/night_brief", out, **views.night_brief(self, seat, round_))
-
-    def _conversions(self, biters: list[int], role_then: dict[int, str],
-                     alive_then: set[int]) -> tuple[dict[int, int], dict[int, dict[str, Any]]]:
-        """The night's conversions: ``(target -> converter, converter -> {target, ok})``. A conversion takes
-        when the converter alone names the target, a living human he fed on last night (:meth:`_may_convert`);
-        otherwise it fails silently (「转化不会产生效果，但是从表面上是看不出来的」). Whom he made drink his blood
-        he knows either way."""
-        g = self.game
-        attempts: dict[int, list[int]] = {}
-        for v in biters:
-            plan = self.plans.of(v, CONVERT)
-            if plan is not None and role_then[v] == VAMPIRE:
-                attempts.setdefault(plan.targets[0], []).append(v)
-        converted: dict[int, int] = {}
-        log: dict[int, dict[str, Any]] = {}
-        for t, vs in attempts.items():
-            for v in vs:
-                self.made_drink.setdefault(v, []).append(t)
-                ok = len(vs) == 1 and t in alive_then and role_then[t] == HUMAN and self._may_convert(v, t)
-                log[v] = {"target": g.name(t), "ok": ok}
-                if ok:
-                    converted[t] = v
-        return converted, log
-
-    def _may_convert(self, v: int, t: int) -> bool:
-        """【关于转化同伴】: 「前一夜成功吸了两个非同类玩家（其中一个必须是平民，另一个是平民或犯罪的吸血鬼均可）的血，
-        下一夜再让其中一个平民喝下自己的血」: last night ``v`` sucked two or more non-vampires successfully, a
-        human among them, and ``t``, a human then."""
-        rec = self.records.get(v)
-        if rec is None:
-            return False
-        fed_on = [x for x in rec.success if rec.roles[x] != VAMPIRE]
-        return len(fed_on) >= 2 and any(rec.roles[x] == HUMAN for x in fed_on) and t in rec.success and rec.roles[t] == HUMAN
-
-    def _kill(self, b: int, names: tuple[int, ...], success: frozenset[int]) -> int | None:
-        """【关于杀人】: 「同一个吸血鬼连续两夜吸同一个人的血成功，就可以杀死这个人…最多只能有一个人重复」 (AB-BC kills
-        B, AB-AB nobody): the one player ``b`` sucked successfully both last night and tonight, or None."""
-        rec = self.records.get(b)
-        if rec is None:
-            return None
-        repeats = set(rec.names) & set(names)
-        if len(repeats) != 1:
-            return None
-        t = repeats.pop()
-        return t if t in rec.success and t in success else None
 
     def _dawn(self, out: Step) -> None:
         """The night is resolved all at once, from the roles and the living as they were at nightfall (「天亮时」):
@@ -217,7 +144,7 @@ class InterviewVampire(Ruleset):
         biters = self.biters()
         role_then = {pl.seat: pl.role for pl in g.players}
         alive_then = set(g.alive())
-        converted, convert_log = self._conversions(biters, role_then, alive_then)
+        converted, convert_log = two_nights.conversions(self, biters, role_then, alive_then)
         contested = self.plans.contested(SUCK, among=biters)
         fed: dict[int, bool] = {}
         new_criminals: list[int] = []
@@ -233,10 +160,10 @@ class InterviewVampire(Ruleset):
             crime = role_then[b] == VAMPIRE and any(role_then[t] == VAMPIRE for t in success)
             if crime:
                 new_criminals.append(b)
-            killed = None if converting else self._kill(b, names, success)
+            killed = None if converting else two_nights.kill(self, b, names, success)
             if killed is not None:
                 kills[b] = killed
-            self.records[b] = None if (converting or killed is not None) else Record(
+            self.records[b] = None if (converting or killed is not None) else two_nights.Record(
                 names, success, {t: role_then[t] for t in names})
             self.hungry[b] = 0 if fed[b] else self.hungry.get(b, 0) + 1
             starves = self.hungry[b] >= p.starve_nights
@@ -288,43 +215,14 @@ class InterviewVampire(Ruleset):
         # the text's share rule counts dawns running (「“保持两夜”指的是两夜过后的天亮时杀手比重仍然符合条件」)
         self.share_streak = self.share_streak + 1 if len(g.living(VAMPIRE)) > p.vampire_share * len(g.alive()) else 0
         dead = g.names(sorted(deaths))
-        if self._check_win(out, dead_now=dead, when="dawn"):
+        if self.finish_if_won(out, dead_now=dead, when="dawn"):
             return
         if round_ >= p.max_nights:
             self._finish([], ["max_nights"], out, dead_now=dead, when="dawn")
             return
-        self._open_day(round_, dead, out)
+        day.open_day(self, round_, dead, out)
 
     # --- day --------------------------------------------------------------------------------------
-    def _open_day(self, round_: int, dead: list[str], out: Step) -> None:
-        g = self.game
-        g.open_phase("day", round_, round_, out)
-        self.vote = Vote(DAY_VOTE)
-        g.post("interview_vampire/day_open", out, round=round_, dead=dead, alive=g.names(g.alive()))
-
-    def _dusk(self, out: Step) -> None:
-        """The day vote closes: 「得票最多者将被拉到阳光下暴晒。如果是吸血鬼或犯罪的吸血鬼，天黑时会被晒死。如果是普通
-        平民，阳光对他不会有任何影响」; a tie: nobody."""
-        g = self.game
-        round_ = g.phase.round
-        outcome = self.vote.close(g.alive())
-        chosen = outcome.chosen if outcome.kind == "decided" else None
-        burns = chosen is not None and g.player(chosen).role in BITERS
-        out.events.append(ev.VoteClosed(round=round_, vote_kind=outcome.kind, chosen=chosen, tied=list(outcome.tied),
-                                        burns=burns))
-        self.days.append({"round": round_, "chosen": g.name(chosen) if chosen else None, "burned": burns,
-                          "role": g.player(chosen).role if chosen else None})
-        g.post("interview_vampire/vote_result", out, **views.vote_result_data(self, outcome, chosen, burns))
-        dead: list[str] = []
-        if chosen is not None and burns:
-            self.day_executions += 1
-            g.remove(chosen, "sun", out)
-            self.deaths[chosen] = {"round": round_, "how": "sun", "role": g.player(chosen).role}
-            dead = [g.name(chosen)]
-        if self._check_win(out, dead_now=dead, when="dusk"):
-            return
-        self._open_night(round_ + 1, out)
-
     # --- winning ----------------------------------------------------------------------------------
     def win_check(self) -> tuple[Winner, str] | None:
         """``(winner, reasons joined by ",")`` when the game is over as it stands (:meth:`camps_check`,
@@ -372,7 +270,7 @@ class InterviewVampire(Ruleset):
             reasons.append("no_camp")
         return camps, reasons, over
 
-    def _check_win(self, out: Step, dead_now: list[str] | None = None, when: str = "") -> bool:
+    def finish_if_won(self, out: Step, dead_now: list[str] | None = None, when: str = "") -> bool:
         camps, reasons, over = self.camps_check()
         if not over:
             return False
@@ -414,7 +312,7 @@ class InterviewVampire(Ruleset):
             return
         self.plans.drop(seat, SUCK)
         self.plans.drop(seat, CONVERT)
-        self._check_win(out, when="penalty")
+        self.finish_if_won(out, when="penalty")
 
     def end_now(self, out: Step) -> None:
         self._finish([], [], out, when="organiser", ended=True)
