@@ -23,9 +23,9 @@ from forumbot.engine.game import Game, SetupError
 from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import Vote
-from forumbot.rulesets.interview_vampire import day, two_nights, views
+from forumbot.rulesets.interview_vampire import crimes, day, two_nights, views
 from forumbot.rulesets.interview_vampire import events as ev
-from forumbot.rulesets.interview_vampire.actions import ACTIONS, CONVERT, CRIME_VOTE, DAY_VOTE, SUCK
+from forumbot.rulesets.interview_vampire.actions import ACTIONS, CONVERT, DAY_VOTE, SUCK
 from forumbot.rulesets.interview_vampire.params import InterviewVampireParams
 from forumbot.rulesets.interview_vampire.roles import BITERS, CRIMINAL, HUMAN, ROLES, VAMPIRE
 
@@ -111,14 +111,12 @@ class InterviewVampire(Ruleset):
         self.open_night(1, out)
 
     def open_night(self, round_: int, out: Step) -> None:
-        """Nightfall: the orders of the last night lapse; the criminal vote is held 「一旦场上出现了犯罪的吸血鬼」,
-        every night from then on whether one still lives or not (docs/interview_vampire.md: holding it only
-        while one lives would tell every voter so), 「每个吸血鬼可以投两票，每个犯罪的吸血鬼可以投1票」."""
+        """Nightfall: the orders of the last night lapse; the criminal vote opens
+        (:mod:`~forumbot.rulesets.interview_vampire.crimes`); each biter is briefed by PM."""
         g = self.game
         g.open_phase("night", round_, round_, out)
         self.plans.clear()
-        self.crime_vote = Vote(CRIME_VOTE, weights={s: 2 if g.player(s).role == VAMPIRE else 1 for s in self.biters()}) \
-            if self.ever_criminals else None
+        self.crime_vote = crimes.open_vote(self)
         g.post("interview_vampire/night_open", out, round=round_, alive=g.names(g.alive()))
         for seat in self.biters():
             g.reply(seat, "interview_vampire/night_brief", out, **views.night_brief(self, seat, round_))
@@ -172,14 +170,7 @@ class InterviewVampire(Ruleset):
             self.last_night[b] = {"round": round_, "names": names, "fed": fed[b], "converting": converting}
             entries.append(views.biter_night(self, b, role_then[b], names, success, contested, convert_log.get(b),
                                              need=need, fed=fed[b], crime=crime, killed=killed, starved=starves))
-        executed: int | None = None
-        leading: list[int] = []
-        counts: list[tuple[int, float]] = []
-        if self.crime_vote is not None:
-            tally = self.crime_vote.close(None)  # the top name, not tied, among every name written
-            leading, counts = self.crime_vote.leading(3), tally.counts
-            if tally.chosen is not None and role_then[tally.chosen] == CRIMINAL and tally.chosen in alive_then:
-                executed = tally.chosen
+        executed, leading, counts = crimes.tally(self, role_then, alive_then)
         # the effects, all at once
         for b in new_criminals:
             g.player(b).role = CRIMINAL
@@ -199,12 +190,7 @@ class InterviewVampire(Ruleset):
         for seat in sorted(deaths):
             g.remove(seat, deaths[seat], out)
             self.deaths[seat] = {"round": round_, "how": deaths[seat], "role": g.player(seat).role}
-        self.nights.append({
-            "round": round_, "biters": entries,
-            "converted": [{"by": g.name(v), "name": g.name(t)} for t, v in sorted(converted.items())],
-            "criminals": g.names(new_criminals), "executed": g.name(executed) if executed else None,
-            "vote": [{"name": g.name(c), "votes": n} for c, n in counts], "dead": g.names(sorted(deaths)),
-        })
+        self.nights.append(views.night_record(self, entries, converted, new_criminals, executed, counts, sorted(deaths)))
         out.events.append(ev.Dawn(round=round_, fed={str(b): f for b, f in fed.items()},
                                   converted={str(t): v for t, v in converted.items()}, criminals=new_criminals,
                                   kills={str(b): t for b, t in kills.items()}, starved=starved, executed=executed,

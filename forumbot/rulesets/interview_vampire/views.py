@@ -104,6 +104,19 @@ def biter_night(rs: InterviewVampire, b: int, role: str, names: tuple[int, ...],
     }
 
 
+def night_record(rs: InterviewVampire, biters: list[dict[str, Any]], converted: dict[int, int], criminals: list[int],
+                 executed: int | None, counts: list[tuple[int, float]], dead: list[int]) -> dict[str, Any]:
+    """A night as the final post tells it: each biter's night (:func:`biter_night`), the conversions that took,
+    the new criminals, the criminal vote's counts and execution, the dead."""
+    g = rs.game
+    return {
+        "round": g.phase.round, "biters": biters,
+        "converted": [{"by": g.name(v), "name": g.name(t)} for t, v in sorted(converted.items())],
+        "criminals": g.names(criminals), "executed": g.name(executed) if executed else None,
+        "vote": [{"name": g.name(c), "votes": n} for c, n in counts], "dead": g.names(dead),
+    }
+
+
 def final_data(rs: InterviewVampire) -> dict[str, Any]:
     """The final post: the winner and why, every player's roles and fate, every night and day."""
     g = rs.game
