@@ -8,7 +8,8 @@ its own deadline and post. At night every vampire and criminal vampire (a *biter
 declarations: :mod:`~forumbot.rulesets.interview_vampire.actions`). Nothing takes effect before dawn, when
 the night is resolved all at once (:meth:`InterviewVampire._dawn`); then each biter gets one private dawn
 report and the thread is told only the names of the dead. The day is an open vote in the thread; the top
-name is put in the sun and dies at nightfall if he is a vampire or a criminal (:meth:`InterviewVampire._dusk`).
+name is put in the sun and dies at nightfall if he is a vampire or a criminal
+(:mod:`~forumbot.rulesets.interview_vampire.day`).
 
 No role is revealed before the final post, which reveals everything (who sucked whom, conversions,
 crimes, the criminal votes): :mod:`~forumbot.rulesets.interview_vampire.views`.
@@ -130,10 +131,10 @@ class InterviewVampire(Ruleset):
           「连续两夜（或者三夜…）都吸不到足够人数的血，这个吸血鬼会〖饿死〗」 (``starve_nights``);
         - crimes: a vampire who sucked a vampire 「从下一天天亮起就转变为犯罪的吸血鬼」 (「吸血鬼吸犯罪的吸血鬼的血，
           不算吸同类的血」);
-        - kills (:meth:`_kill`), but 「吸血鬼在转化同伴的夜晚，他吸其他人的血不会产生杀死人的效果」, and
+        - kills (:mod:`~forumbot.rulesets.interview_vampire.two_nights`), but 「吸血鬼在转化同伴的夜晚，他吸其他人的血不会产生杀死人的效果」, and
           「一旦吸血鬼杀人或转化同伴成功，所有连续吸血的记录就都被清零」 (a failed conversion restarts it too:
           docs/interview_vampire.md);
-        - the criminal vote: the top name, if a criminal, is executed.
+        - the criminal vote: the top name, if a criminal, is executed (:mod:`~forumbot.rulesets.interview_vampire.crimes`).
 
         Then 「天神会在每天天亮时秘密通知吸血鬼他昨夜是否喝满了血」 (one private report each), the converted get
         their new role PM, the thread is told the names of the dead, and the win check."""
