@@ -295,8 +295,9 @@ class VampireVillage(Ruleset):
     def die(self, batch: list[tuple[int, str]], out: Step) -> list[int]:
         """Everyone in ``batch`` dies (seat, cause), with their lovers (「當兩個相愛的人其中一個被票死、殺死或者毒死，
         另一個人則必須殉情」); the elder's death by the village (「被女巫毒殺、獵人獵殺、投票推出」) takes the villagers'
-        powers; the batch queues the hunter's window (:func:`~forumbot.rulesets.vampire_village.windows.shot_window_due`), then a window for each sheriff
-        who died (「警長如果死亡，他可以立即選擇（必須）一名沒有死亡的玩家繼承為警長」). Returns the dead, in order."""
+        powers; the batch queues the hunter's window
+        (:func:`~forumbot.rulesets.vampire_village.windows.shot_window_due`), then a window for each sheriff who
+        died (「警長如果死亡，他可以立即選擇（必須）一名沒有死亡的玩家繼承為警長」). Returns the dead, in order."""
         g = self.game
         dead: list[int] = []
         successors: list[int] = []
