@@ -385,9 +385,6 @@ class VampireVillage(Ruleset):
             self.sheriff.give(seeded_draw(g, g.alive(), f"successor:{seat}:{g.phase.id}", out), "drawn", out)
         self.check_win(out)
 
-    def end_now(self, out: Step) -> None:
-        self.finish_game(None, None, out)
-
     def won(self, seat: int) -> bool:
         """A piper's or the lovers' win is theirs alone (「其他人失敗」); otherwise the winning side's members win."""
         g = self.game
