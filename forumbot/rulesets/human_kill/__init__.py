@@ -3,9 +3,12 @@ each day by private vote; each night everyone speaks and votes to banish one sus
 
 Rulebook: 《人类杀》; roles, distribution and weather: its appendix (the same game's public rules); the
 rulings on what they leave open are dated (2026-12); for players and organisers: ``docs/human_kill.md``.
-This module holds set-up, resolution and the win rule; the package declares the rest: ``params`` (the
-season's parameters), ``roles`` (roles, factions, tables, weather), ``actions`` (the votes, who may do
-what), ``views`` (what posts and replies show), ``events`` (the facts).
+This module holds set-up, the core rules' resolution (the day windows, nightfall, the banish vote) and
+the win rule; the two optional rules have a module each: ``sage`` (贤者) and ``weather`` (天气, with Iku and
+苍天). The package declares the rest: ``params`` (the season's parameters), ``roles`` (roles, factions,
+tables, weather), ``votes`` (the three votes), ``actions`` (who may do what), ``orders`` (what an accepted
+command records), ``state`` (the day's orders), ``views`` (what posts and replies show), ``events`` (the
+facts).
 
 Timeline of round r: the day actors' windows, each its own phase (``remilia``, ``mamizou``,
 ``exorcism``, ``yukari``, ``doremy``: only those of roles dealt in this game, every day, whether the
@@ -16,7 +19,7 @@ volunteers may go out in the place of the dying), perhaps ``succession`` (a sage
 out names his successor), then ``order`` (the sage picks the speaking order, when there is a sage)
 and ``banish`` (speak, then vote), perhaps ``banish_runoff`` (and ``souten`` again when someone is
 banished under 苍天). Shared mechanics: :mod:`forumbot.engine.votes` (the exorcism, the banish vote
-and the sage election, declared in :data:`EXORCISM`, :data:`BANISH` and :data:`SAGE_ELECTION`),
+and the sage election, declared in :mod:`.votes`),
 :mod:`forumbot.engine.modifiers` (the weather),
 :mod:`forumbot.engine.table` (speaking orders round the table).
 """
