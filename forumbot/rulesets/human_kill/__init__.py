@@ -536,6 +536,3 @@ class HumanKill(Ruleset):
             self.sage = None
         self.check_win(out)
 
-    def end_now(self, out: Step) -> None:
-        self.finish_game(None, None, out)
-
