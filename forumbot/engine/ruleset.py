@@ -158,6 +158,11 @@ class Ruleset:
         elif closer is not None:
             getattr(self, closer)(out)
 
+    def team(self, role: str) -> list[int]:
+        """Every seat whose role is ``role``, dead included, in seat order (a team the rulebook lets its members
+        know, a role dealt once)."""
+        return [p.seat for p in self.game.players if p.role == role]
+
     def on_removed(self, seat: int, out: Step) -> None:
         """The organiser removed ``seat`` from the game (penalty); the player is already out."""
 

@@ -128,10 +128,6 @@ class VampireVillage(Ruleset):
             g.reply(p.seat, "vampire_village/role", out, **self.role_reply_data(p.seat))
         g.post("vampire_village/opening", out, players=[p.name for p in g.players], counts=c, **views.rules_data(self))
 
-    def team(self, role: str) -> list[int]:
-        """Every seat dealt ``role`` (dead included), in seat order."""
-        return [p.seat for p in self.game.players if p.role == role]
-
     def role_of(self, seat: int) -> str:
         return self.game.player(seat).role
 
