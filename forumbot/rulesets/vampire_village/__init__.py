@@ -224,7 +224,7 @@ class VampireVillage(Ruleset):
         return not saved
 
     def _dawn(self, out: Step) -> None:
-        """「法官宣布夜裏所有死亡的人」: the witch's potion is used; the vampires' victim dies unless guarded or
+        """「法官宣布夜里所有死亡的人」: the witch's potion is used; the vampires' victim dies unless guarded or
         saved; the elder loses a life (「沒有命時，長老死亡，此時女巫可以用解藥…救活長老，但是只剩下一條命」); the
         poisoned and a self-killed vampire die (「自殺不能被女巫救活」); the piper's charms take. Then the day
         post with the speaking order, unless a self-kill skips the day (「如果有吸血鬼選擇了自殺，則直接進入天黑」)."""

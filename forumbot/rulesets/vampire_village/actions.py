@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: 警長」): a tie: revote among the tied; tied again: a seeded draw among them (docs/vampire_village.md); nobody
 #: voting is settled by a seeded draw among the candidates, as the title must exist.
 ELECTION = VoteRule("sheriff election", votes=2, last_tie="draw", no_votes="draw")
-#: The day vote (【游戲規則】 5: 「被指票數最多者將被判定死亡。如果玩家票數相同，則票數相同的最高票玩家開始發言進行PK.
+#: The day vote (【游戲規則】 5: 「被指票數最多者講被判定死亡。如果玩家票數相同，則票數相同的最高票玩家開始發言進行PK.
 #: 然後玩家再次投票」); tied again: nobody (config); 「所有玩家都沒有投票，則進入天黑」; the sheriff's ballot counts
 #: double (「警長有雙倍投票的功能（即一票算兩票）」). ``votes`` and ``last_tie`` come from the parameters.
 DAY_VOTE = VoteRule("day vote", votes=2, last_tie="nobody")
@@ -249,7 +249,7 @@ ACTIONS = (
            owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
     _night("charm", ("charm",), charm_order, PIPER, targets=(_charm_targets,), owes=lambda rs, seat: not rs.charm_choice,
            offer_most=lambda rs, seat: 2),
-    # 「解藥可以救活當天晚上被吸血鬼殺死的人」: the victim she was told, and only him
+    # 「如果當晚有被吸血鬼殺死的玩家，女巫可以選擇用解藥救他」: the victim she was told, and only him
     _night("save", ("save",), potion_order, WITCH, "witch",
            targets=(_potion("save"), *_ONE_LIVING,
                     named("not_victim", lambda rs, seat, t: t == rs.witch_told,

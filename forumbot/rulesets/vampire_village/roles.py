@@ -1,7 +1,7 @@
 """The roles of vampire_village (吸血鬼村莊) and the rulebook's presets.
 
 【角色分配】: 「角色分為：吸血鬼，普通村民，預言家，丘比特，守護者，女巫，獵人，長老，吹笛者9種起始身份（除吸血鬼外
-統稱村民）。另有警長、情侶2種附加身份，附加身份並不覆蓋原有起始身份。」
+統稱村民）。另有警長、情侶2種附加身份，附加身份并不覆蓋原有起始身份。」
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The death windows of vampire_village (吸血鬼村莊): after a batch of deaths, the hunter's ``shot`` (【角色分配】 4:
-「只要獵人死掉，並且此後游戲依然還沒結束，他可以選擇立即殺死一名玩家」), then each dead sheriff's ``successor``
+「只要獵人死掉，并且此後游戲依然還沒結束，他可以選擇立即殺死一名玩家」), then each dead sheriff's ``successor``
 (【角色分配】 10: 「警長如果死亡，他可以立即選擇（必須）一名沒有死亡的玩家繼承為警長」). Functions of the ruleset
 (:class:`~forumbot.rulesets.vampire_village.VampireVillage`); :func:`close_window` is the closer of both phases.
 
