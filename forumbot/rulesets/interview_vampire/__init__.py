@@ -24,7 +24,7 @@ from forumbot.engine.game import Game, SetupError
 from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.types import Step, Winner
 from forumbot.engine.votes import Vote
-from forumbot.rulesets.interview_vampire import crimes, day, two_nights, views
+from forumbot.rulesets.interview_vampire import actions, crimes, day, two_nights, views
 from forumbot.rulesets.interview_vampire import events as ev
 from forumbot.rulesets.interview_vampire.actions import ACTIONS, CONVERT, DAY_VOTE, SUCK
 from forumbot.rulesets.interview_vampire.params import InterviewVampireParams
@@ -154,7 +154,7 @@ class InterviewVampire(Ruleset):
             converting = b in convert_log
             names = tuple(t for t in self.plans.targets(b, SUCK) if t in alive_then)
             success = frozenset(t for t in names if t not in contested and not (t in converted and converted[t] != b))
-            need = 1 if role_then[b] == CRIMINAL else (3 if converting else 2)
+            need = actions.need(self, b)  # read before the conversions and crimes take effect below
             fed[b] = len(success) >= need
             crime = role_then[b] == VAMPIRE and any(role_then[t] == VAMPIRE for t in success)
             if crime:
