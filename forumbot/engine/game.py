@@ -325,9 +325,13 @@ class Game:
 
     def _thread_post(self, seat: int, text: str, out: Step) -> None:
         """A living player's post with a marked player command (:meth:`read_thread`: talk is never a
-        command) that the ruleset does not take from the thread is answered by PM that it was not counted (the organiser sees the event); one it does
-        take is refused while the game is paused, as a PM command is. Everything else goes to the
-        ruleset's :meth:`~forumbot.engine.ruleset.Ruleset.on_thread_post` (talk, last words)."""
+        command) that the ruleset does not take from the thread is answered by PM that it was not counted
+        (the organiser sees the event); one it does take is refused while the game is paused, as a PM
+        command is. Then the ruleset's talk rules (:meth:`~forumbot.engine.ruleset.Ruleset.on_thread_post`:
+        last words, the dead) and, unless they spent the post, the post read once more for the verbs the
+        ruleset takes in the thread (:meth:`~forumbot.engine.ruleset.Ruleset.thread_command_verbs`; other
+        verbs are talk there) goes to :meth:`~forumbot.engine.ruleset.Ruleset.on_thread_command`. Rulesets
+        never read a post themselves."""
         if self.player(seat).alive:
             parsed = self.read_thread(seat, text)
             if isinstance(parsed, Command) and parsed.verb not in ORGANISER_VERBS:
@@ -340,7 +344,11 @@ class Game:
                 elif self.paused:
                     self.reply(seat, "common/paused", out, verb=parsed.verb)
                     return
-        self.ruleset.on_thread_post(seat, text, out)
+        if self.ruleset.on_thread_post(seat, text, out):
+            return
+        verbs = self.ruleset.thread_command_verbs()
+        if verbs and self.player(seat).alive:
+            self.ruleset.on_thread_command(seat, self.read_thread(seat, text, verbs), out)
 
     def _private_message(self, sender: str, seat: int | None, text: str, out: Step) -> None:
         organiser = sender in self.organisers

@@ -17,12 +17,12 @@ from forumbot.engine import actions as _actions
 from forumbot.engine.actions import Action
 from forumbot.engine.events import Rejected
 from forumbot.engine.types import Winner
+from forumbot.language.types import Command, ParseError
 
 if TYPE_CHECKING:
     from forumbot.engine.game import Game
     from forumbot.engine.types import Step
     from forumbot.engine.votes import Vote
-    from forumbot.language.types import Command
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
 #: what resolves a phase at its deadline when it is not a method of the ruleset: (ruleset, out) -> None
@@ -89,11 +89,22 @@ class Ruleset:
     thread_verbs: ClassVar[frozenset[str]] = frozenset()
 
     def reads_in_thread(self, verb: str) -> bool:
-        """Whether a thread post with command ``verb`` is an input of this ruleset. Default: a verb of
-        :attr:`thread_verbs`, or of a declared action cast in the thread in this season
-        (:attr:`Action.channel <forumbot.engine.actions.Action.channel>`, which may be a parameter's)."""
-        return verb in self.thread_verbs or any(
-            verb in a.verbs and a.channel_now(self) == "thread" for a in self.actions)
+        """Whether a thread post with command ``verb`` is an input of this ruleset: a verb of
+        :meth:`thread_command_verbs`."""
+        return verb in self.thread_command_verbs()
+
+    def thread_command_verbs(self) -> frozenset[str]:
+        """The player verbs read from a post in the game thread in this season: :attr:`thread_verbs`, and
+        the verbs of the declared actions cast in the thread (:attr:`Action.channel
+        <forumbot.engine.actions.Action.channel>`, which may be a parameter's); with a vote, unvote and no
+        lynch, which go where votes go. Empty: every thread post is talk."""
+        verbs = set(self.thread_verbs)
+        for a in self.actions:
+            if a.channel_now(self) == "thread":
+                verbs.update(a.verbs)
+        if "vote" in verbs:
+            verbs.update(("unvote", "nolynch"))
+        return frozenset(verbs)
 
     def unknown_verb(self, seat: int, cmd: Command) -> _actions.Refusal:
         """The refusal of a player command no declared action takes (default ``not_in_game``)."""
@@ -137,10 +148,27 @@ class Ruleset:
         abstention override it."""
         self.game.reply(seat, "common/vote_rule", out, verb=cmd.verb, rule="no_abstention")
 
-    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """A post in the game thread by the player at ``seat``. Default: the dead-player rule of
-        :meth:`Game.dead_player_post`."""
+    def on_thread_post(self, seat: int, text: str, out: Step) -> bool:
+        """A post in the game thread by the player at ``seat``, before any command in it is read: the talk
+        rules. Returns True when the post is spent (no command in it is read). Default: a dead player's post
+        follows :meth:`Game.dead_player_post <forumbot.engine.game.Game.dead_player_post>` and is spent."""
+        if self.game.player(seat).alive:
+            return False
         self.game.dead_player_post(seat, out)
+        return True
+
+    def on_thread_command(self, seat: int, cmd: Command | ParseError, out: Step) -> None:
+        """A living player's thread post read for :meth:`thread_command_verbs` (the engine reads a post once,
+        :meth:`Game.apply <forumbot.engine.game.Game.apply>`). Default: a command is carried out as by private
+        message, cast in the thread (a vote, unvote or no lynch through the vote hooks, any other through its
+        declared action); where votes are cast in the thread, a marked command that does not read is answered
+        (:meth:`Game.thread_error <forumbot.engine.game.Game.thread_error>`: a vote is never lost silently)."""
+        g = self.game
+        if isinstance(cmd, ParseError):
+            if "vote" in self.thread_command_verbs():
+                g.thread_error(seat, cmd, out)
+        elif not g.vote_command(seat, cmd, out):
+            _actions.act(self, seat, cmd, out, "thread")
 
     #: phase kind -> what resolves a phase of that kind when its deadline passes (and opens the next phase,
     #: or finishes): the name of the ruleset's method ``(out) -> None``, or a :data:`Closer` function

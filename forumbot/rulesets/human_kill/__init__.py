@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from forumbot.engine.actions import act
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.modifiers import chance
 from forumbot.engine.ruleset import Closer, Ruleset, register
@@ -212,14 +211,13 @@ class HumanKill(Ruleset):
 
     thread_verbs = frozenset({"withdraw"})
 
-    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """Last words and dead players' posts (the engine's rule); a banished Utsuho's one post;
-        浓雾: long posts are reported to the organisers; in the sage election a post that is
-        「退选」 withdraws."""
+    def on_thread_post(self, seat: int, text: str, out: Step) -> bool:
+        """The talk rules: last words and dead players' posts (the engine's rule); a banished Utsuho's one
+        post; 浓雾: long posts are reported to the organisers. A post they do not spend is then read for
+        「退选」 (:attr:`thread_verbs`: in the sage election it withdraws; the engine reads it)."""
         g = self.game
-        if not g.player(seat).alive:
-            g.dead_player_post(seat, out)
-            return
+        if super().on_thread_post(seat, text, out):
+            return True
         if seat in self.sealed:
             if not self.sealed[seat]:
                 self.sealed[seat] = True
@@ -228,15 +226,13 @@ class HumanKill(Ruleset):
                 out.events.append(ev.SealedPost(seat=seat, name=g.name(seat)))
                 for org in g.organisers:
                     g.reply(org, "human_kill/sealed_post", out, player=g.name(seat))
-            return
+            return True
         if self.w("noumu") and len(text.strip()) > self.params.noumu_limit:
             out.events.append(ev.LongPost(seat=seat, length=len(text.strip())))
             for org in g.organisers:
                 g.reply(org, "human_kill/long_post", out, player=g.name(seat), length=len(text.strip()),
                         limit=self.params.noumu_limit)
-        cmd = g.read_thread(seat, text, {"withdraw"})
-        if isinstance(cmd, Command) and cmd.verb == "withdraw":
-            act(self, seat, cmd, out, "thread")  # refused by PM outside the sage election
+        return False
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook: players out in the first ``last_words_rounds`` rounds

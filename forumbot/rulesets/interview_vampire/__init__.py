@@ -44,7 +44,7 @@ class InterviewVampire(Ruleset):
     min_players = 5
     actions = ACTIONS
     closers: ClassVar[dict[str, str | Closer]] = {"prologue": "_close_prologue", "night": "_dawn", "day": day.close_day}
-    on_thread_post = day.on_thread_post
+    on_thread_command = day.on_thread_command
 
     role_reply_data, status_data, final_data, summary = (
         views.role_reply_data, views.status_data, views.final_data, views.summary)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from forumbot.engine.actions import act
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
-from forumbot.language.types import Command
+from forumbot.language.types import Command, ParseError
 from forumbot.rulesets.interview_vampire import events as ev
 from forumbot.rulesets.interview_vampire import views
 from forumbot.rulesets.interview_vampire.actions import DAY_VOTE
@@ -21,14 +21,10 @@ if TYPE_CHECKING:
     from forumbot.rulesets.interview_vampire import InterviewVampire
 
 
-def on_thread_post(rs: InterviewVampire, seat: int, text: str, out: Step) -> None:
-    """Last words and dead players' posts (the engine's rule); in the day, a living player's post
-    that is a vote command is his vote. Any other post is talk."""
+def on_thread_command(rs: InterviewVampire, seat: int, cmd: Command | ParseError, out: Step) -> None:
+    """A living player's post read for the vote verbs (the engine reads it): in the day, a vote command is
+    his vote; at night it is refused (the vote is a day's). Any other post is talk."""
     g = rs.game
-    if not g.player(seat).alive:
-        g.dead_player_post(seat, out)
-        return
-    cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
     if isinstance(cmd, Command):
         if g.phase.kind != "day":
             rs.refuse(seat, cmd, "wrong_phase", out)

@@ -26,7 +26,6 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from forumbot.engine.actions import act
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.lastwords import FirstDeaths
 from forumbot.engine.night import NightActions
@@ -35,7 +34,6 @@ from forumbot.engine.ruleset import Closer, Ruleset, register
 from forumbot.engine.series import repeated_victim
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
-from forumbot.language.types import Command
 from forumbot.rulesets.killer_club import day, roles, views
 from forumbot.rulesets.killer_club import events as ev
 from forumbot.rulesets.killer_club.actions import ACTIONS, DAY_VOTE, answer_helper
@@ -123,30 +121,12 @@ class KillerClub(Ruleset):
         name = repeated_victim(s.previous_first_victims, s.limit)
         return name if name is not None and self.game.seat_of(name) is not None else None
 
-    def team(self, role: str) -> list[int]:
-        """Every seat dealt ``role`` (dead included), in seat order."""
-        return [p.seat for p in self.game.players if p.role == role]
-
     # --- the thread -------------------------------------------------------------------------------
     def thread_vote(self) -> Vote | None:
         """With ``vote_in_thread``, the day vote (or run-off) while it is open."""
         if self.params.vote_in_thread and self.game.phase.kind in ("vote", "runoff"):
             return self.vote
         return None
-
-    def on_thread_post(self, seat: int, text: str, out: Step) -> None:
-        """Last words and dead players' posts (the engine's rule); with ``vote_in_thread``, a living
-        player's post that is a vote command is his vote. Any other post is talk."""
-        g = self.game
-        if not g.player(seat).alive:
-            g.dead_player_post(seat, out)
-            return
-        if not self.params.vote_in_thread:
-            return
-        cmd = g.read_thread(seat, text, {"vote", "unvote", "nolynch"})
-        g.thread_error(seat, cmd, out)
-        if isinstance(cmd, Command) and not g.vote_command(seat, cmd, out):
-            act(self, seat, cmd, out, "thread")
 
     def may_leave_will(self, seat: int) -> bool:
         """The engine's last-words hook: only the first N players to die."""
