@@ -67,6 +67,9 @@ def init(
     if path.exists():
         typer.echo(f"error: {path} exists; choose another path", err=True)
         raise typer.Exit(2)
+    if not path.parent.is_dir():
+        typer.echo(f"error: there is no folder {path.parent}; create it first, or choose another path", err=True)
+        raise typer.Exit(2)
     text = source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml", str(path))
     path.write_text(future_start(text), encoding="utf-8")
     typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")

@@ -387,7 +387,7 @@ class Game:
 
     def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:
         verb = cmd.verb
-        if self.finished and verb != "extend":
+        if self.finished:  # nothing is left to extend, pause or end
             self.reply(sender, "common/game_over", out, verb=verb)
             return
         if verb == "penalty":

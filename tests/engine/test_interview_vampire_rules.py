@@ -408,6 +408,15 @@ def test_organiser_penalty_and_end():
     assert r.game.finished and r.game.winner is None
 
 
+def test_an_organiser_command_after_the_end_is_answered_game_over_and_posts_nothing():
+    """An ``extend`` that arrives after the game ended extended nothing, yet was posted in the thread."""
+    r = play([{"phase": "night", "organiser": [["Org", "结束游戏"], ["Org", "延长 1小时"], ["Org", "暂停"]]}])
+    steps = [ph.step for ph in r.phases]
+    replies = [o for step in steps for o in step.replies if o.to == "Org"]
+    assert [o.key for o in replies][-2:] == ["common/game_over", "common/game_over"]
+    assert not any(p.key in ("common/deadline_extended", "common/game_paused") for step in steps for p in step.posts)
+
+
 def test_help_and_status_follow_the_role_and_phase():
     r = play([night(("A", "帮助"), ("B", "帮助"), ("A", "吸 B C"), ("A", "状态")), {"phase": "day", "messages": [["A", "帮助"]]}])
     helps = replies_to(r, "A", "help")

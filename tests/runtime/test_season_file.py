@@ -119,6 +119,12 @@ def test_init_refuses_a_ruleset_name_as_the_path(tmp_path, monkeypatch) -> None:
     assert "--ruleset" in " ".join(helped.output.split()).split("Options")[0]  # the help line names the option
 
 
+def test_init_into_a_missing_folder_says_so_without_a_traceback(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["init", str(tmp_path / "no" / "such" / "season.toml")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"there is no folder {tmp_path / 'no' / 'such'}" in result.output
+
+
 def test_init_start_hint_is_tomorrow_evening_in_the_season_zone():
     text = 'time_zone = "Asia/Taipei"\n[schedule]\nstart = 2020-01-01T20:00:00  # why\n'
     written = future_start(text, now=datetime(2027, 5, 3, 17, 0, tzinfo=UTC))  # 01:00 on the 4th in Taipei
