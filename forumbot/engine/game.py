@@ -335,9 +335,7 @@ class Game:
         if self.player(seat).alive:
             parsed = self.read_thread(seat, text)
             if isinstance(parsed, Command) and parsed.verb not in ORGANISER_VERBS:
-                # unvote and no lynch go where votes go
-                verb = "vote" if parsed.verb in ("unvote", "nolynch") else parsed.verb
-                if not self.ruleset.reads_in_thread(verb):
+                if not self.ruleset.reads_in_thread(parsed.verb):  # unvote and no lynch go where votes go
                     out.events.append(CommandInThread(seat, self.name(seat), parsed.verb))
                     self.reply(seat, "common/command_in_thread", out, verb=parsed.verb,
                                targets=self.names(parsed.targets), number=parsed.number)
