@@ -1,4 +1,5 @@
-"""Ranking by score, shared by the rulesets that score players (sunlight, vampire_village)."""
+"""Ranking by score with shared ranks (1, 1, 3), as sunlight ranks its players (vampire_village ranks densely, 1, 1, 2,
+in its own summary, and does not use this)."""
 
 from __future__ import annotations
 
