@@ -242,10 +242,17 @@ def organiser(
     if not bot.started:
         typer.echo(f"error: season {c.name!r} has not started: organiser commands apply to a running game", err=True)
         raise typer.Exit(2)
+    if bot.game.finished:  # no bot judges it any more: the command would be stored and never answered
+        typer.echo(f"error: season {c.name!r} is over ({outcome(bot.game.winner, c.locale)}): "
+                   "organiser commands apply to a running game", err=True)
+        raise typer.Exit(2)
     text = " ".join(command)
     parsed = parse(text, bot.game.roster)
     if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
         typer.echo(f"error: {_explain(parsed, bot.game)}", err=True)
+        raise typer.Exit(2)
+    if parsed.verb == "replace" and (refusal := _bad_substitute(parsed, bot.game, c)):
+        typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
     bot.organiser_command(text)
     typer.echo(f"stored at {datetime.now(UTC):%H:%M:%S} UTC; the bot applies it at its next cycle "
@@ -267,9 +274,24 @@ def _explain(parsed, game) -> str:
         return f"{parsed.written!r} could be {', '.join(game.names(parsed.candidates))}: write the full name"
     if parsed.code == "bad_number" and parsed.verb == "extend":
         return "extend needs a duration with its unit, e.g. extend 2h or extend 30m"
+    if parsed.code == "bad_argument" and parsed.verb == "replace":
+        return "replace needs the player's name and then the new account's name: replace NAME NEWACCOUNT"
     if parsed.code == "missing_target":
         return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
     return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+
+
+def _bad_substitute(parsed, game, config: SeasonConfig) -> str | None:
+    """Why ``replace NAME NEWACCOUNT`` cannot be applied (the game refuses a substitute who already plays
+    or organises: common/organiser_refused), or None when it can."""
+    old, new = game.name(parsed.targets[0]), (parsed.text or "").strip()
+    if new == old:
+        return f"replace {old} {new} names the same player in and out: write the new account's name second"
+    if game.seat_of(new) is not None:
+        return f"{new} already plays in season {config.name!r}: the substitute must be a new account"
+    if new in config.organisers:
+        return f"{new} is an organiser of season {config.name!r}: the substitute must be a new account"
+    return None
 
 
 def _with_database(c: SeasonConfig, database: str | None) -> SeasonConfig:
