@@ -36,3 +36,16 @@ def test_demo_folder_is_removed_unless_kept(capsys: pytest.CaptureFixture[str]) 
         assert kept.exists() and str(kept) in capsys.readouterr().out
     finally:
         kept.rmdir()
+
+
+def test_demo_refuses_a_bad_option_before_starting_the_forum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    import forumbot.testforum
+    from forumbot.cli import app
+
+    started: list[object] = []
+    monkeypatch.setattr(forumbot.testforum, "start_forum", lambda *a, **k: started.append(a) or pytest.fail("started"))
+    res = CliRunner().invoke(app, ["demo", "--locale", "fr", "--no-wait"])
+    assert res.exit_code == 2 and not started, res.output
+    assert res.output.strip() == "error: --locale: allowed: 'zh-Hans', 'zh-Hant' or 'en'", res.output

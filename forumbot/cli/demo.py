@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import typer
 
@@ -110,7 +112,34 @@ class Players:
         return out
 
 
-def write_season(folder: Path, forum, names: list[str], phase_seconds: float, locale: str, seed: int) -> Path:
+# Stands in for the forum while the options are checked, before the forum starts (it takes a while).
+NO_FORUM = SimpleNamespace(base_url="http://127.0.0.1:1", judge=SimpleNamespace(name="法官"), forum_id=1)
+
+
+# The season file's key each of the demo's options is written to.
+OPTION_KEYS = {"locale": "--locale", "schedule.default": "--phase-seconds", "seed": "--seed", "players": "--players"}
+
+
+def option_error(names: list[str], phase_seconds: float, locale: str, seed: int) -> str | None:
+    """What the season file validation says of the demo's options (e.g. an unknown ``locale``), in the
+    options' names, on one line; None when they make a valid season."""
+    from forumbot.config import ConfigError, load_config
+
+    with tempfile.TemporaryDirectory(prefix="forumbot-demo-check-") as folder:
+        try:
+            load_config(write_season(Path(folder), NO_FORUM, names, phase_seconds, locale, seed))
+        except ConfigError as exc:
+            problems = []
+            for line in str(exc).splitlines():  # "PATH line N: KEY: what is allowed"
+                _, key, message = (line.split(": ", 2) + ["", ""])[:3]
+                problems.append(f"{OPTION_KEYS.get(key, key)}: {message}" if message else line)
+            return "; ".join(problems)
+    return None
+
+
+def write_season(folder: Path, forum: Any, names: list[str], phase_seconds: float, locale: str, seed: int) -> Path:
+    """Write the demo's season file into ``folder`` for the running test ``forum`` (a
+    :class:`forumbot.testforum.RunningForum`, or :data:`NO_FORUM` to check the options first); returns its path."""
     path = folder / "demo-season.toml"
     players = ", ".join(f'"{n}"' for n in names)
     path.write_text(
@@ -160,6 +189,9 @@ def demo(
 
     setup_logging("INFO")
     names = DEMO_PLAYERS[:players]
+    if problem := option_error(names, phase_seconds, locale, seed):
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(2)
     typer.echo("Starting a local FlaskBB (the first run installs it, about a minute)...")
     try:
         forum = start_forum(players=[*names, ORGANISER], judge="法官")
