@@ -6,7 +6,9 @@ declaration the engine
 - checks every player command and refuses it through :meth:`Ruleset.refuse
   <forumbot.engine.ruleset.Ruleset.refuse>` (the uniform ``rejected`` event and reply) before the ruleset's
   handler runs (:func:`act`);
-- answers ``help`` (:func:`help_entries`: the entries of the actions open to the player now);
+- answers ``help`` (:func:`help_entries`: the entries of the actions open to the player now) and the
+  actions part of ``status`` (:func:`status_entries`: each of them, what he has recorded for it, whether he
+  still owes it);
 - lists who still has to act (:func:`pending`: reminders, ``forumbot status``);
 - offers the simulator the legal actions (:func:`open_actions`, :func:`legal_targets`).
 
@@ -51,6 +53,18 @@ class Refusal:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """What a player has recorded for an action in the current phase (his standing order or ballot):
+    the ``targets`` he named (seats, in his order; empty: an abstention, a ballot for nobody), or a
+    ``number`` (a clue poll's option), and a ``note`` the ``status`` template words ("void": a
+    self-vote; "withdrawn")."""
+
+    targets: tuple[int, ...] = ()
+    number: int | None = None
+    note: str | None = None
+
+
 #: a check of a whole command: (ruleset, seat, command) -> a refusal, or None when it passes
 Check = Callable[[Any, int, Command], "Refusal | None"]
 #: what carries out an accepted command: (ruleset, seat, command, out) -> None
@@ -59,6 +73,8 @@ Handler = Callable[[Any, int, Command, "Step"], None]
 SeatTest = Callable[[Any, int], bool]
 #: a number that depends on the actor: (ruleset, seat) -> int
 SeatCount = Callable[[Any, int], int]
+#: what the actor has recorded for an action now: (ruleset, seat) -> a standing, or None (nothing yet)
+StandingOf = Callable[[Any, int], "Standing | None"]
 
 
 @dataclass(frozen=True)
@@ -165,6 +181,9 @@ class Action:
       says what it replaced) or "refused" (the first stands: ``already(ruleset, seat, command)`` gives the
       refusal).
     - ``checks``: the ruleset's own checks, after all the above.
+    - ``standing(ruleset, seat)``: what the player has recorded for it in this phase (his order, ballot,
+      choice), or None when nothing yet — the ``status`` reply shows it (:func:`status_entries`). Every
+      action with a help entry declares it (the conformance test checks).
     - ``owes(ruleset, seat)``: for an action the player is reminded of, whether he (open to it now)
       has not yet acted; None: nobody is reminded of it.
     - ``gates``: the ruleset's own checks that belong to the gate (they decide whether the action is
@@ -202,6 +221,7 @@ class Action:
     already: Check | None = None
     checks: tuple[Check, ...] = ()
     help: Callable[[Any, int], str | None] | None = None
+    standing: StandingOf | None = None
     owes: SeatTest | None = None
     gates: tuple[Check, ...] = ()
     order: tuple[GateStep, ...] = ORDER
@@ -339,6 +359,30 @@ def help_entries(rs: Ruleset, seat: int | None) -> list[str]:
         if entry is not None and entry not in entries:
             entries.append(entry)
     return entries
+
+
+def status_entries(rs: Ruleset, seat: int) -> list[dict[str, Any]]:
+    """The actions part of the ``status`` reply: for each help entry of the actions open to ``seat`` now
+    (as :func:`help_entries`, in that order), a dict ``{"action": entry, "recorded": bool, "targets":
+    [names], "number": int | None, "note": str | None, "owed": bool}`` — what he has recorded for it
+    (:attr:`Action.standing`; where several actions share an entry, the first that has one), and whether
+    he is reminded of it and has not acted yet (:attr:`Action.owes`). Only his own orders (or his team's,
+    where the rulebook's order is the team's); nothing that is closed to him."""
+    g = rs.game
+    entries: dict[str, dict[str, Any]] = {}
+    for a in open_actions(rs, seat):
+        key = a.entry(rs, seat)
+        if key is None:
+            continue
+        standing = a.standing(rs, seat) if a.standing is not None else None
+        owed = a.owes is not None and a.owes(rs, seat)
+        entry = entries.setdefault(key, {"action": key, "recorded": False, "targets": [], "number": None,
+                                         "note": None, "owed": False})
+        entry["owed"] = entry["owed"] or owed
+        if standing is not None and not entry["recorded"]:
+            entry.update(recorded=True, targets=g.names(standing.targets), number=standing.number,
+                         note=standing.note)
+    return list(entries.values())
 
 
 def pending(rs: Ruleset) -> list[int]:

@@ -232,7 +232,17 @@ class Ruleset:
         raise NotImplementedError
 
     def status_data(self, seat: int) -> dict[str, Any]:
-        """What the judge has recorded for ``seat`` in the current phase."""
+        """The ``status`` reply's data for ``seat``: the phase kind and round, whether he is alive,
+        ``actions`` — each action open to him now with what he has recorded for it and whether he still
+        owes it, derived from :attr:`actions` (:func:`forumbot.engine.actions.status_entries`) — and the
+        ruleset's own facts (:meth:`status_extras`: his role, teammates, potions...)."""
+        g = self.game
+        return {"phase": g.phase.kind, "round": g.phase.round, "alive": g.player(seat).alive,
+                "actions": _actions.status_entries(self, seat), **self.status_extras(seat)}
+
+    def status_extras(self, seat: int) -> dict[str, Any]:
+        """The ruleset's own facts in ``seat``'s ``status`` reply besides his actions (his role, his
+        teammates, a count of warnings...): only what the rulebook lets him know."""
         return {}
 
     def help_data(self, seat: int | None) -> dict[str, Any]:

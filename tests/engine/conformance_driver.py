@@ -14,6 +14,7 @@ import json
 import pickle
 import random
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,9 +228,9 @@ def play(ruleset: str, n: int, seed: int, *, inject: bool = True, params: dict[s
 
 
 def replay_digest(ruleset: str, n: int, seed: int, inputs: list[tuple[Any, ...]],
-                  params: dict[str, Any] | None = None) -> str:
+                  params: dict[str, Any] | None = None, visit: Callable[[Game, int], None] | None = None) -> str:
     """The digest of a fresh game fed ``inputs`` (the same as :meth:`Record.digest` when the game is a
-    function of its inputs)."""
+    function of its inputs); ``visit(game, index)`` is called after each input."""
     g = Game(Setup(ruleset, _names(n), params=dict(params or {}), seed=seed))
     rec = Record(g)
     for inp in inputs:
@@ -240,6 +241,8 @@ def replay_digest(ruleset: str, n: int, seed: int, inputs: list[tuple[Any, ...]]
             rec.steps.append(g.apply(Deadline(inp[1])))
         else:
             rec.steps.append(g.apply(Message(inp[1], inp[2], inp[0])))
+        if visit is not None:
+            visit(g, len(rec.inputs) - 1)
     return rec.digest()
 
 

@@ -406,7 +406,8 @@ def test_every_message_gets_a_reply():
 def test_status_and_help():
     r = play([[["A", "投 B D"], ["A", "状态"], ["C", "帮助"]]])
     status = next(x for x in replies_to(r, "A") if x.key == "sunlight/status")
-    assert status.data["ballot"] == ["B", "D"]
+    assert status.data["actions"] == [{"action": "vote", "recorded": True, "targets": ["B", "D"], "number": None,
+                                       "note": None, "owed": False}]
     help_ = next(x for x in replies_to(r, "C") if x.key == "sunlight/help")
     assert help_.data["verbs"] == ["vote", "status", "help"]
 

@@ -47,7 +47,7 @@ class Sunlight(Ruleset):
         "prologue": "_close_prologue", "vote": "_close_vote", "poll": "_close_poll", "kill": "_close_kill",
     }
     role_reply_data = views.role_reply_data
-    status_data = views.status_data
+    status_extras = views.status_extras
     help_data = views.help_data
     final_data = views.final_data
     summary = views.summary

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forumbot.engine.actions import Action, Count, Distinct, Each, Refusal, living, not_self
+from forumbot.engine.actions import Action, Count, Distinct, Each, Refusal, Standing, living, not_self
 from forumbot.engine.orders import Order
 from forumbot.engine.votes import VoteRule
 from forumbot.language.types import Command
@@ -98,23 +98,40 @@ def _clue(rs: Sunlight, seat: int, cmd: Command, out: Step) -> None:
     g.reply(seat, "sunlight/clue_recorded", out, number=number, replaced=previous)
 
 
+# --- what each records (the status reply) ---------------------------------------------------------------
+def _ballot(rs: Sunlight, seat: int) -> Standing | None:
+    ballot = rs.vote.ballot_of(seat)
+    return Standing(tuple(ballot.choices), note="void" if ballot.void else None) if ballot else None
+
+
+def _kill_order(rs: Sunlight, seat: int) -> Standing | None:
+    order = rs.orders.of(KILLER)
+    return Standing((order.target,)) if order else None
+
+
+def _clue_choice(rs: Sunlight, seat: int) -> Standing | None:
+    ballot = rs.s.clue_poll.ballot_of(seat)
+    return Standing(number=ballot.choices[0]) if ballot else None
+
+
 ACTIONS = (
     # the dead are told they are out before the phase, in any phase
     Action("vote", ("vote",), _vote, phases=("vote",),
            targets=(Count(1, lambda rs, seat: len(rs.params.points), "vote_count"),
                     Distinct("vote_duplicate", lambda rs, seat, cmd: {"targets": rs.game.names(cmd.targets)}),
                     living(shape="targets")),
-           again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+           again="refused", already=_already_voted, standing=_ballot,
+           owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     Action("kill", ("kill",), _kill, phases=("kill",), who=lambda rs, seat: seat == rs.killer,
            targets=(Count(1, 1, "kill_count"), not_self("kill_self"), living(shape="targets")),
-           owes=lambda rs, seat: rs.orders.of(KILLER) is None),
+           standing=_kill_order, owes=lambda rs, seat: rs.orders.of(KILLER) is None),
     # a voted-out killer (out of the game) names his successor in the poll window
     Action("successor", ("successor",), _successor, phases=("poll",), alive=None,
            who=lambda rs, seat: rs.s.successor_pending == seat, who_reason="no_successor_due",
            targets=(Count(1, 1, "successor_count"),
                     Each(lambda rs, seat, t: rs.game.player(t).alive and t != seat, "dead_target", _names_data)),
-           owes=lambda rs, seat: True),
+           standing=lambda rs, seat: None, owes=lambda rs, seat: True),  # naming him closes the window
     Action("clue", ("clue",), _clue, phases=("poll",), when=lambda rs: bool(rs.s.clue_options),
-           phase_reason="no_clue_poll", checks=(_clue_option,), owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None,
+           phase_reason="no_clue_poll", checks=(_clue_option,), standing=_clue_choice, owes=lambda rs, seat: rs.s.clue_poll.ballot_of(seat) is None,
            numbers=lambda rs: (0, *rs.s.clue_options)),
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.ruleset import Ruleset
-from forumbot.rulesets.sunlight.actions import GOOD, KILLER
+from forumbot.rulesets.sunlight.actions import GOOD
 
 if TYPE_CHECKING:
     from forumbot.rulesets.sunlight import Sunlight
@@ -72,21 +72,10 @@ def final_data(rs: Sunlight) -> dict[str, Any]:
     }
 
 
-def status_data(rs: Sunlight, seat: int) -> dict[str, Any]:
-    """What the judge has recorded for ``seat`` now: his ballot, kill order or clue choice, his strikes,
-    whether he is the killer and whether his successor is due."""
-    g, s = rs.game, rs.s
-    ballot = rs.vote.ballot_of(seat) if g.phase.kind == "vote" else None
-    clue = s.clue_poll.ballot_of(seat)
-    order = rs.orders.of(KILLER) if (g.phase.kind == "kill" and seat == rs.killer) else None
-    return {
-        "phase": g.phase.kind, "round": g.phase.round, "alive": g.player(seat).alive,
-        "ballot": g.names(ballot.choices) if ballot else None, "void": bool(ballot and ballot.void),
-        "kill": g.name(order.target) if order else None, "is_killer": seat == rs.killer,
-        "clue": clue.choices[0] if clue and g.phase.kind == "poll" else None,
-        "clue_options": s.clue_options, "strikes": rs.strikes.of(seat),
-        "successor_due": s.successor_pending == seat,
-    }
+def status_extras(rs: Sunlight, seat: int) -> dict[str, Any]:
+    """``status`` besides his actions: his warnings so far (the rulings, docs/sunlight.md: 「First missed or self
+    vote: a warning ... Second (`strikes_to_suicide`): the player is out as a suicide」)."""
+    return {"strikes": rs.strikes.of(seat)}
 
 
 def help_data(rs: Sunlight, seat: int | None) -> dict[str, Any]:
