@@ -481,3 +481,15 @@ def test_templates_write_the_game_thread_as_youxitie():
     """「游戏帖」 (a thread) everywhere, never 「游戏贴」 (issue 10.14)."""
     root = Path(__file__).parents[2] / "forumbot" / "templates"
     assert [str(f) for f in root.rglob("*.j2") if "游戏贴" in f.read_text(encoding="utf-8") or "遊戲貼" in f.read_text(encoding="utf-8")] == []
+
+
+def test_status_shows_each_open_action_with_the_team_order_and_what_is_still_owed():
+    r = play([[["A", "杀 I"], ["B", "状态"], ["H", "问 D"], ["H", "状态"], ["I", "状态"]]])
+    status = {x.to: x.data for x in r.phases[1].step.replies if x.key == "killer_club/status"}
+    # the killers' order is the team's: B sees A's order
+    assert [(a["action"], a["targets"], a["owed"]) for a in status["B"]["actions"]] == [("kill", ["I"], False)]
+    assert [(a["action"], a["recorded"], a["targets"], a["owed"]) for a in status["H"]["actions"]] == [
+        ("ask", True, ["D"], False), ("save", False, [], True)]
+    assert status["I"]["actions"] == [] and status["I"]["role"] == "civilian"
+    text = Renderer("en").render("killer_club/status", status["H"])
+    assert "Asked tonight: D." in text and "Saving tonight: not yet" in text

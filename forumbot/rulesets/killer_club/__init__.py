@@ -60,7 +60,7 @@ class KillerClub(Ruleset):
         "choice": day.close_choice,
     }
     role_reply_data = views.role_reply_data
-    status_data = views.status_data
+    status_extras = views.status_extras
     final_data = views.final_data
     summary = views.summary
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forumbot.engine.actions import Action, Count, Refusal, living, named, not_self
+from forumbot.engine.actions import Action, Count, Refusal, Standing, living, named, not_self
 from forumbot.engine.night import tell
 from forumbot.engine.orders import Order
 from forumbot.engine.votes import VoteRule
@@ -159,6 +159,25 @@ def _choose(rs: KillerClub, seat: int, cmd: Command, out: Step) -> None:
             replaced=g.name(previous) if previous and previous != target else None, read_as=g.read_as(cmd))
 
 
+# --- what each records (the status reply): his team's order where the order is the team's ----------------
+def _target(order: Order | None) -> Standing | None:
+    return Standing((order.target,)) if order is not None else None
+
+
+def _team_check(rs: KillerClub, seat: int) -> Standing | None:
+    """The team's check tonight (one a night per team: 「警察互相知道身份」; the helper alone)."""
+    return _target(rs.night.once(f"check:{rs.game.player(seat).role}"))
+
+
+def _ballot(rs: KillerClub, seat: int) -> Standing | None:
+    ballot = rs.vote.ballot_of(seat)
+    return Standing(tuple(ballot.choices)) if ballot is not None else None
+
+
+def _choice(rs: KillerClub, seat: int) -> Standing | None:
+    return Standing((rs.choice,)) if rs.choice is not None else None
+
+
 _HEAD = (Count(1, 1), living())
 
 ACTIONS = (
@@ -166,27 +185,29 @@ ACTIONS = (
            targets=(*_HEAD, named("repeat_kill", lambda rs, seat, t: not rs.night.repeats(KILLER, t)),
                     named("series_victim", lambda rs, seat, t: not (rs.game.phase.round == 1 and rs.banned == rs.game.name(t)),
                             limit=lambda rs: rs.params.series.limit)),
-           owes=lambda rs, seat: rs.night.of(KILLER) is None),
+           standing=lambda rs, seat: _target(rs.night.of(KILLER)), owes=lambda rs, seat: rs.night.of(KILLER) is None),
     Action("check", ("check",), _check, phases=("night",), roles=(POLICE, HELPER),
            targets=(*_HEAD, not_self("check_self"),  # police know each other (role PM)
                     named("check_teammate", lambda rs, seat, t: not (rs.game.player(seat).role == POLICE == rs.game.player(t).role))),
-           again="refused", already=_already_checked,
+           again="refused", already=_already_checked, standing=_team_check,
            owes=lambda rs, seat: rs.game.player(seat).role == POLICE and rs.night.once("check:police") is None),
     Action("ask", ("ask",), _ask, phases=("night",), roles=(NURSE,), targets=(*_HEAD, not_self("ask_self")),
-           again="refused", already=_already_asked, checks=(_ask_before_save,)),
+           again="refused", already=_already_asked, checks=(_ask_before_save,),
+           standing=lambda rs, seat: _target(rs.night.once("ask"))),
     Action("save", ("save",), _save, phases=("night",), roles=(NURSE,),
            targets=(*_HEAD, named("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
-           owes=lambda rs, seat: rs.night.of(NURSE) is None, offers_self=True),
+           standing=lambda rs, seat: _target(rs.night.of(NURSE)), owes=lambda rs, seat: rs.night.of(NURSE) is None,
+           offers_self=True),
     Action("vote", ("vote",), _vote, phases=("vote", "runoff"),
            channel=lambda rs: "thread" if rs.params.vote_in_thread else "pm",
            targets=(*_HEAD, named("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
                                     candidates=lambda rs: rs.game.names(rs.vote.candidates or ()))),
            again="refused", already=_already_voted,
-           help=lambda rs, seat: "vote_thread" if rs.params.vote_in_thread else "vote",
+           help=lambda rs, seat: "vote_thread" if rs.params.vote_in_thread else "vote", standing=_ballot,
            owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     # the night victim names one of the tied (a dead player's action); ``kill X`` or ``vote X``
     Action("choose", ("kill", "vote"), _choose, phases=("choice",), alive=None, who=lambda rs, seat: seat == rs.choice_by,
            targets=(Count(1, 1), named("not_candidate", lambda rs, seat, t: t in rs.choice_among and rs.game.player(t).alive,
                                          candidates=lambda rs: rs.game.names(rs.choice_among))),
-           again="replaces", owes=lambda rs, seat: rs.choice is None),
+           again="replaces", standing=_choice, owes=lambda rs, seat: rs.choice is None),
 )

@@ -118,28 +118,9 @@ def final_data(rs: KillerClub) -> dict[str, Any]:
     return {"winner": g.winner, "reason": rs.win_reason, "players": players, "nights": rs.nights}
 
 
-def status_data(rs: KillerClub, seat: int) -> dict[str, Any]:
-    """What the judge has recorded for ``seat`` now: his own (or his team's) order tonight, his vote, the
-    night victim's choice."""
-    g = rs.game
-    role = g.player(seat).role
-    kind = g.phase.kind
-    data: dict[str, Any] = {"phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
-                            "teammates": rs.role_reply_data(seat)["teammates"], "kill": None, "check": None,
-                            "ask": None, "save": None, "vote": None, "choice_due": False, "choice": None}
-    if kind == "night":
-        kill = rs.night.of(KILLER) if role == KILLER else None
-        check = rs.night.once(f"check:{role}") if role in (POLICE, HELPER) else None
-        ask = rs.night.once("ask") if role == NURSE else None
-        save = rs.night.of(NURSE) if role == NURSE else None
-        data.update(kill=g.name(kill.target) if kill else None, check=g.name(check.target) if check else None,
-                    ask=g.name(ask.target) if ask else None, save=g.name(save.target) if save else None)
-    if kind in ("vote", "runoff"):
-        ballot = rs.vote.ballot_of(seat)
-        data["vote"] = g.name(ballot.choices[0]) if ballot else None
-    if kind == "choice" and seat == rs.choice_by:
-        data.update(choice_due=True, choice=g.name(rs.choice) if rs.choice else None)
-    return data
+def status_extras(rs: KillerClub, seat: int) -> dict[str, Any]:
+    """``status`` besides his actions: his role and the teammates his role PM names."""
+    return {"role": rs.game.player(seat).role, "teammates": rs.role_reply_data(seat)["teammates"]}
 
 
 def summary(rs: KillerClub) -> dict[str, Any]:
