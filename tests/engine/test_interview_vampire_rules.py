@@ -211,7 +211,8 @@ def test_a_conversion_can_be_withdrawn():
                     ("A", "cancel convert"))])
     assert reasons(r, "A") == ["too_many_without_conversion", "no_conversion"]
     assert [x.data["withdrawn"] for x in replies_to(r, "A", "convert_recorded")] == [False, True]
-    assert replies_to(r, "A", "status")[-1].data["convert"] is None
+    convert = next(a for a in replies_to(r, "A", "status")[-1].data["actions"] if a["action"] == "convert")
+    assert convert["recorded"] is False and convert["targets"] == []
     assert out_names(r) == ["C"] and dawn(r, "A")[-1]["fed"] is True and roles_of(r)["B"] == "human"
     r = play([night(("A", "吸 B C")), QUIET_DAY, night(("B", "取消转化"))])
     assert reasons(r, "B") == ["not_your_role"]
@@ -423,7 +424,8 @@ def test_help_and_status_follow_the_role_and_phase():
     assert helps[0].data["verbs"] == ["suck", "convert", "status", "help"]
     assert helps[1].data["verbs"] == ["vote_thread", "status", "help"]
     assert replies_to(r, "B", "help")[0].data["verbs"] == ["status", "help"]
-    assert replies_to(r, "A", "status")[0].data["sucks"] == ["B", "C"]
+    actions = replies_to(r, "A", "status")[0].data["actions"]
+    assert [(a["action"], a["targets"], a["owed"]) for a in actions] == [("suck", ["B", "C"], False), ("convert", [], False)]
 
 
 def test_example_season_loads():

@@ -46,8 +46,8 @@ class InterviewVampire(Ruleset):
     closers: ClassVar[dict[str, str | Closer]] = {"prologue": "_close_prologue", "night": "_dawn", "day": day.close_day}
     on_thread_command = day.on_thread_command
 
-    role_reply_data, status_data, final_data, summary = (
-        views.role_reply_data, views.status_data, views.final_data, views.summary)
+    role_reply_data, status_extras, final_data, summary = (
+        views.role_reply_data, views.status_extras, views.final_data, views.summary)
 
     def __init__(self, game: Game, params: InterviewVampireParams) -> None:
         super().__init__(game, params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forumbot.engine.actions import Action, Count, Distinct, Refusal, living, not_self
+from forumbot.engine.actions import Action, Count, Distinct, Refusal, Standing, living, not_self
 from forumbot.engine.votes import BallotError, VoteRule
 from forumbot.language.types import Command
 from forumbot.rulesets.interview_vampire import events as ev
@@ -174,26 +174,45 @@ def day_vote(rs: InterviewVampire, seat: int, cmd: Command, out: Step) -> None:
             votes=[{"name": g.name(target), "votes": 1}], read_as=g.read_as(cmd))
 
 
+# --- what each records (the status reply): his own plans and ballots ---------------------------------------
+def _plan(verb: str) -> Any:
+    def standing(rs: InterviewVampire, seat: int) -> Standing | None:
+        plan = rs.plans.of(seat, verb)
+        return Standing(tuple(plan.targets)) if plan is not None else None
+    return standing
+
+
+def _crime_ballot_standing(rs: InterviewVampire, seat: int) -> Standing | None:
+    ballot = rs.crime_vote.ballot_of(seat) if rs.crime_vote is not None else None
+    return Standing(tuple(ballot.choices)) if ballot is not None else None
+
+
+def _day_ballot(rs: InterviewVampire, seat: int) -> Standing | None:
+    ballot = rs.vote.ballot_of(seat)
+    return Standing(tuple(ballot.choices)) if ballot is not None else None
+
+
 ACTIONS = (
     # 「如果吸血鬼在夜间让别人喝下自己的血…当夜必须吸三个人的血」: naming fewer is allowed and leaves him hungry
     Action("suck", (SUCK,), suck, phases=("night",), roles=BITERS, role_reason=_biter_role,
            targets=(Count(1, None), living(), Distinct("repeat_target"), not_self("suck_self"), _convert_and_suck,
                     Count(1, need, "too_many", _too_many)),
-           help=lambda rs, seat: "suck_criminal" if _is_criminal(rs, seat) else "suck",
+           help=lambda rs, seat: "suck_criminal" if _is_criminal(rs, seat) else "suck", standing=_plan(SUCK),
            owes=lambda rs, seat: rs.plans.of(seat, SUCK) is None),
     Action("convert", (CONVERT,), convert, phases=("night",), roles=(VAMPIRE,), role_reason=_biter_role,
            form=lambda cmd: cmd.number != 0,
            targets=(Count(1, None), living(), Count(1, 1), not_self("convert_self")),
-           checks=(_may_convert_now, _convert_and_suck)),
+           checks=(_may_convert_now, _convert_and_suck), standing=_plan(CONVERT)),
     Action("convert_withdraw", (CONVERT,), withdraw_convert, phases=("night",), roles=(VAMPIRE,),
-           role_reason=_biter_role, form=lambda cmd: cmd.number == 0, checks=(_withdrawable,), help=lambda rs, seat: None),
+           role_reason=_biter_role, form=lambda cmd: cmd.number == 0, checks=(_withdrawable,), help=lambda rs, seat: None,
+           standing=_plan(CONVERT)),
     # the judge of 夜访吸血鬼 checks the phase first: a human's night vote is "not your role", a day one "wrong phase"
     Action("crime_vote", ("vote",), crime_vote, phases=("night",), roles=BITERS, order=("phase", "role", "alive", "who"),
-           targets=(Count(1, None), living()), checks=(_crime_ballot,),
+           targets=(Count(1, None), living()), checks=(_crime_ballot,), standing=_crime_ballot_standing,
            offer_most=lambda rs, seat: int(rs.crime_vote.weight_of(seat)),
            help=lambda rs, seat: None if rs.crime_vote is None else
            "crime_vote_criminal" if _is_criminal(rs, seat) else "crime_vote"),
     Action("vote_thread", ("vote",), day_vote, phases=("day",), channel="thread",
-           targets=(Count(1, 1), living()), again="refused", already=_already_voted,
+           targets=(Count(1, 1), living()), again="refused", already=_already_voted, standing=_day_ballot,
            owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
 )

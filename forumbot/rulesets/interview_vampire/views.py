@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forumbot.rulesets.interview_vampire.actions import CONVERT, SUCK
-from forumbot.rulesets.interview_vampire.roles import BITERS, CRIMINAL, VAMPIRE
+from forumbot.rulesets.interview_vampire.roles import CRIMINAL, VAMPIRE
 
 if TYPE_CHECKING:
     from forumbot.engine.types import Step
@@ -134,28 +133,12 @@ def final_data(rs: InterviewVampire) -> dict[str, Any]:
             "night_executions": rs.night_executions_done}
 
 
-def status_data(rs: InterviewVampire, seat: int) -> dict[str, Any]:
-    """``status``: his role, hunger and whom he made drink his blood (docs/interview_vampire.md: whether the
-    conversion took or not), and his standing orders and ballots in this phase."""
-    g = rs.game
-    role = g.player(seat).role
-    kind = g.phase.kind
-    data: dict[str, Any] = {
-        "phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
-        "converts": g.names(rs.made_drink.get(seat, [])), "sucks": None, "convert": None, "crime_vote": None,
-        "crime_vote_open": False, "vote": None, "hungry": rs.hungry.get(seat, 0), "starve_nights": rs.params.starve_nights,
-    }
-    if kind == "night" and role in BITERS:
-        plan = rs.plans.of(seat, SUCK)
-        conv = rs.plans.of(seat, CONVERT)
-        ballot = rs.crime_vote.ballot_of(seat) if rs.crime_vote is not None else None
-        data.update(sucks=g.names(plan.targets) if plan else None, convert=g.name(conv.targets[0]) if conv else None,
-                    crime_vote_open=rs.crime_vote is not None,
-                    crime_vote=g.names(ballot.choices) if ballot else None)
-    if kind == "day":
-        day_ballot = rs.vote.ballot_of(seat)
-        data["vote"] = g.name(day_ballot.choices[0]) if day_ballot else None
-    return data
+def status_extras(rs: InterviewVampire, seat: int) -> dict[str, Any]:
+    """``status`` besides his actions: his role, whom he made drink his blood (docs/interview_vampire.md: whether
+    the conversion took or not), and his hungry nights running with the number that starves him
+    (【关于吸血】)."""
+    return {"role": rs.game.player(seat).role, "converts": rs.game.names(rs.made_drink.get(seat, [])),
+            "hungry": rs.hungry.get(seat, 0), "starve_nights": rs.params.starve_nights}
 
 
 def summary(rs: InterviewVampire) -> dict[str, Any]:
