@@ -315,8 +315,9 @@ def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tupl
     Order: no action takes the verb -> the ruleset's :meth:`~forumbot.engine.ruleset.Ruleset.unknown_verb`
     (``not_in_game``); sent by PM while an action taking it is cast in the thread in this phase -> that
     action's ``thread_reason``; else the first action (in declaration order) on ``channel`` that claims the
-    command (:meth:`Action.claim`) is judged, or, when none does, the primary action taking the verb,
-    whose gate then says why not. Pure: reads the state, changes nothing."""
+    command (:meth:`Action.claim`) is judged, or, when none does, the primary action taking the verb (for
+    a thread post, among those cast in the thread when there are any), whose gate then says why not.
+    Pure: reads the state, changes nothing."""
     actions = [a for a in rs.actions if a.takes(cmd)]
     if not actions:
         return None, rs.unknown_verb(seat, cmd)
@@ -324,7 +325,9 @@ def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tupl
         for a in actions:
             if a.channel_now(rs) == "thread" and a.in_phase(rs):
                 return a, Refusal(a.thread_reason)
-    primary = next((a for a in actions if a.primary), actions[0])
+    # a thread post falls back on a thread action (never on one sent by PM) where the verb has one
+    here = [a for a in actions if a.channel_now(rs) == "thread"] or actions if channel == "thread" else actions
+    primary = next((a for a in here if a.primary), here[0])
     chosen = next((a for a in actions if a.channel_now(rs) == channel and a.claim(rs, seat, cmd)), primary)
     refusal = chosen.gate(rs, seat, cmd) or chosen.rules(rs, seat, cmd)
     return chosen, refusal

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from forumbot.engine.actions import Channel, act
 from forumbot.engine.events import (
     CommandInThread,
     DeadlineExtended,
@@ -253,14 +254,20 @@ class Game:
         out.events.append(Unvote(self.phase.id, seat, list(withdrawn.choices)))
         self.reply(seat, "common/unvoted", out, choices=self.names(c for c in withdrawn.choices if c))
 
-    def vote_command(self, seat: int, cmd: Command, out: Step) -> bool:
-        """Route an unvote or a no-lynch vote to the ruleset's hook; False for any other verb."""
-        if cmd.verb == "unvote":
-            self.ruleset.on_unvote(seat, cmd, out)
-        elif cmd.verb == "nolynch":
-            self.ruleset.on_no_lynch(seat, cmd, out)
-        else:
+    def vote_command(self, seat: int, cmd: Command, out: Step, channel: Channel = "pm") -> bool:
+        """Route an unvote or a no-lynch vote sent by ``channel``: where the ruleset declares an action for it
+        on that channel (when it may be sent: :mod:`forumbot.engine.actions`), through the one check
+        (:func:`~forumbot.engine.actions.act`; its handler is then the hook); else to the ruleset's hook
+        (:meth:`~forumbot.engine.ruleset.Ruleset.on_unvote`, :meth:`~forumbot.engine.ruleset.Ruleset.on_no_lynch`).
+        False for any other verb."""
+        if cmd.verb not in ("unvote", "nolynch"):
             return False
+        if any(a.takes(cmd) and a.channel_now(self.ruleset) == channel for a in self.ruleset.actions):
+            act(self.ruleset, seat, cmd, out, channel)
+        elif cmd.verb == "unvote":
+            self.ruleset.on_unvote(seat, cmd, out)
+        else:
+            self.ruleset.on_no_lynch(seat, cmd, out)
         return True
 
     def dead_player_post(self, seat: int, out: Step) -> None:

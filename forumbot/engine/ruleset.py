@@ -167,7 +167,7 @@ class Ruleset:
         if isinstance(cmd, ParseError):
             if "vote" in self.thread_command_verbs():
                 g.thread_error(seat, cmd, out)
-        elif not g.vote_command(seat, cmd, out):
+        elif not g.vote_command(seat, cmd, out, "thread"):
             _actions.act(self, seat, cmd, out, "thread")
 
     #: phase kind -> what resolves a phase of that kind when its deadline passes (and opens the next phase,

@@ -450,3 +450,20 @@ def test_criminals_transcript():
     assert r.game.ruleset.nights[1]["executed"] is None and reasons(r, "乙") == ["too_many"]
     assert dawn(r, "甲")[-1]["leading"] == ["甲", "丙", "丁"]
     assert posts(r, "final")[0].data["criminals_won"] == ["乙"]
+
+
+def test_vote_commands_in_the_thread_at_night_are_refused_by_the_declared_day_vote():
+    """The day vote is a day's (【白天的处决】): at night a vote, an unvote or a no lynch posted in the thread is
+    refused as out of phase — by the one check of the declared actions; a marked vote that does not read is
+    talk at night. By day an unvote or a no lynch is answered with the vote's rule (the first vote stands, no
+    abstention), in the thread as by PM."""
+    r = play([{"phase": "night", "posts": [["B", "投 C"], ["B", "unvote"], ["B", "no lynch"], ["C", "##投 Zorro"]]},
+              {"phase": "day", "posts": [["B", "投 C"], ["B", "unvote"], ["B", "no lynch"]],
+               "messages": [["C", "unvote"]]}])
+    assert reasons(r, "B") == ["wrong_phase", "wrong_phase", "wrong_phase"]
+    assert [x.data["verb"] for x in replies_to(r, "B", "rejected")] == ["vote", "unvote", "nolynch"]
+    assert [x.key for x in r.phases[1].step.replies if x.to == "C"] == []
+    day_replies = [(x.to, x.key, x.data.get("rule")) for x in r.phases[2].step.replies]
+    assert ("B", "common/vote_rule", "first_vote_stands") in day_replies
+    assert ("B", "common/vote_rule", "no_abstention") in day_replies
+    assert ("C", "common/vote_rule", "first_vote_stands") in day_replies

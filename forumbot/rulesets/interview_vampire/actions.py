@@ -212,6 +212,13 @@ ACTIONS = (
            offer_most=lambda rs, seat: int(rs.crime_vote.weight_of(seat)),
            help=lambda rs, seat: None if rs.crime_vote is None else
            "crime_vote_criminal" if _is_criminal(rs, seat) else "crime_vote"),
+    # the day vote's rules on withdrawing (the first stands) and abstaining (none) answer an unvote or a no
+    # lynch posted by day; the vote is a day's: at night they are refused like a vote (by PM they get the
+    # vote's rule, the engine's hooks)
+    Action("unvote", ("unvote",), lambda rs, seat, cmd, out: rs.on_unvote(seat, cmd, out), phases=("day",),
+           channel="thread", help=lambda rs, seat: None, standing=lambda rs, seat: None),
+    Action("nolynch", ("nolynch",), lambda rs, seat, cmd, out: rs.on_no_lynch(seat, cmd, out), phases=("day",),
+           channel="thread", help=lambda rs, seat: None, standing=lambda rs, seat: None),
     Action("vote_thread", ("vote",), day_vote, phases=("day",), channel="thread",
            targets=(Count(1, 1), living()), again="refused", already=_already_voted, standing=_day_ballot,
            owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),

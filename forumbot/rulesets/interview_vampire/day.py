@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from forumbot.engine.actions import act
+from forumbot.engine.ruleset import Ruleset
 from forumbot.engine.types import Step
 from forumbot.engine.votes import Vote
 from forumbot.language.types import Command, ParseError
@@ -22,16 +22,14 @@ if TYPE_CHECKING:
 
 
 def on_thread_command(rs: InterviewVampire, seat: int, cmd: Command | ParseError, out: Step) -> None:
-    """A living player's post read for the vote verbs (the engine reads it): in the day, a vote command is
-    his vote; at night it is refused (the vote is a day's). Any other post is talk."""
-    g = rs.game
+    """A living player's post read for the vote verbs (the engine reads it): a command goes through the
+    declared actions (in the day a vote is his vote; at night it is refused: the vote is a day's). A marked
+    vote that does not read is answered in the day only (day votes are cast only here: never lost
+    silently); at night it is talk."""
     if isinstance(cmd, Command):
-        if g.phase.kind != "day":
-            rs.refuse(seat, cmd, "wrong_phase", out)
-        elif not g.vote_command(seat, cmd, out):
-            act(rs, seat, cmd, out, "thread")
-    elif g.phase.kind == "day":
-        g.thread_error(seat, cmd, out)  # day votes are cast only here: never lost silently
+        Ruleset.on_thread_command(rs, seat, cmd, out)
+    elif rs.game.phase.kind == "day":
+        rs.game.thread_error(seat, cmd, out)
 
 
 def open_day(rs: InterviewVampire, round_: int, dead: list[str], out: Step) -> None:
