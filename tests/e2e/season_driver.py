@@ -68,7 +68,12 @@ outage = "60s"
     return path
 
 
-@dataclass
+#: every bot started and not yet stopped: the e2e tests' teardown stops them (conftest.py), so a failed
+#: test never leaves its bot polling a stopped forum after it
+RUNNING: set[BotProcess] = set()
+
+
+@dataclass(eq=False)
 class BotProcess:
     """``forumbot run`` in a subprocess, which can be killed with SIGKILL and started again."""
 
@@ -86,6 +91,7 @@ class BotProcess:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "forumbot", "run", str(self.config)],
                                          stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        RUNNING.add(self)
         database = self.config.with_name("season.db")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.proc.poll() is None:
@@ -111,6 +117,7 @@ class BotProcess:
         return self.proc.wait(timeout=timeout)
 
     def stop(self) -> None:
+        RUNNING.discard(self)
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
