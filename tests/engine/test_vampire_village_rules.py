@@ -129,6 +129,40 @@ def test_guard_and_save_same_target_lives_by_default_dies_by_param():
     assert out_names(r)[0] == "M" and events(r, "potion")[0]["kind"] == "save"
 
 
+def _statuses(r, name: str) -> list[dict]:
+    return [x.data for x in replies_to(r, name, "status")]
+
+
+def test_status_shows_each_open_action_and_what_he_recorded():
+    """The status reply (issue 11): each action open to him with his (his team's) standing order; the seer's
+    answer; the witch's victim as her prompt told her; nothing of anybody else's orders."""
+    r = play([[], [["A", "殺 K"], ["B", "狀態"], ["D", "驗 A"], ["D", "狀態"], ["G", "守 L"], ["G", "狀態"], ["K", "狀態"]],
+              [["F", "狀態"], ["F", "毒 N"], ["F", "狀態"]]])
+    entry = {"recorded": True, "number": None, "note": None, "owed": False}
+    assert _statuses(r, "B")[0]["actions"] == [{"action": "kill", "targets": ["K"], **entry}]  # the team's order
+    assert _statuses(r, "D")[0]["actions"] == [{"action": "check", "targets": ["A"], **entry, "note": "vampire"}]
+    assert _statuses(r, "G")[0]["actions"] == [{"action": "guard", "targets": ["L"], **entry}]
+    villager = _statuses(r, "K")[0]
+    assert villager["actions"] == [] and not villager["told"] and villager["victim"] is None
+    before, after = _statuses(r, "F")
+    assert before["told"] and before["victim"] == "K"
+    assert [(a["action"], a["recorded"], a["owed"]) for a in before["actions"]] == [("save", False, True), ("poison", False, True)]
+    assert [(a["action"], a["targets"], a["owed"]) for a in after["actions"]] == [("save", [], False), ("poison", ["N"], False)]
+    text = Renderer("en", "markdown").render("vampire_village/status", after)
+    assert "The vampires' victim tonight: K." in text and "Antidote tonight: none yet." in text and "Poison tonight: N." in text
+
+
+def test_status_shows_the_sheriffs_double_ballot_and_a_self_kill():
+    r = play([[], [], [], [["D", "投 A"], *votes("D", "ABCEFGHIJKLMN")], [["D", "投 K"], ["D", "狀態"]], [],  # K out: shot window
+              [["A", "自殺"], ["B", "狀態"]]])
+    assert kinds(r)[6:8] == ["shot", "night"]
+    assert _statuses(r, "D")[0]["actions"] == [{"action": "vote", "recorded": True, "targets": ["K"], "number": None,
+                                                "note": "double", "owed": False}]
+    assert "你的投票：K（警长一票算两票）。" in Renderer("zh-Hans", "markdown").render("vampire_village/status", _statuses(r, "D")[0])
+    mate = _statuses(r, "B")[0]["actions"]
+    assert [(a["action"], a["targets"], a["owed"]) for a in mate] == [("kill", [], True), ("selfkill", ["A"], False)]
+
+
 # --- vampires ---------------------------------------------------------------------------------------
 def test_vampires_may_kill_nobody():
     r = play([[], [], []])

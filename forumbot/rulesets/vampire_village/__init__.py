@@ -76,8 +76,8 @@ class VampireVillage(Ruleset):
         "prologue": "_close_prologue", "cupid": "_close_cupid", "night": "_close_night", "witch": "_dawn",
         "election": votes.close_election, "vote": votes.close_vote, "runoff": votes.close_vote,
         "shot": windows.close_window, "successor": windows.close_window}
-    role_reply_data, status_data, final_data, summary = (
-        views.role_reply_data, views.status_data, views.final_data, views.summary)
+    role_reply_data, status_extras, final_data, summary = (
+        views.role_reply_data, views.status_extras, views.final_data, views.summary)
 
     def __init__(self, game: Game, params: VampireVillageParams) -> None:
         super().__init__(game, params)

@@ -10,7 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forumbot.engine.actions import Action, Check, Count, Distinct, GateStep, Refusal, living, named, not_self
+from forumbot.engine.actions import (
+    Action,
+    Check,
+    Count,
+    Distinct,
+    GateStep,
+    Refusal,
+    Standing,
+    StandingOf,
+    living,
+    named,
+    not_self,
+)
 from forumbot.engine.night import tell
 from forumbot.engine.orders import Order
 from forumbot.engine.votes import VoteRule
@@ -217,6 +229,53 @@ def ballot(rs: VampireVillage, seat: int, cmd: Command, out: Step) -> None:
     _recorded(rs, seat, cmd, out, "vote", [target], None, election=kind == "election", weight=int(weight))
 
 
+# --- what each records (the status reply) ---------------------------------------------------------------
+def _team_order(team: str) -> StandingOf:
+    """The order standing for ``team`` tonight (the vampires': the team's, relayed to each of them)."""
+    def standing(rs: VampireVillage, seat: int) -> Standing | None:
+        o = rs.night.of(team)
+        return Standing((o.target,)) if o else None
+    return standing
+
+
+def _link(rs: VampireVillage, seat: int) -> Standing | None:
+    return Standing(rs.link_choice) if rs.link_choice else None
+
+
+def _selfkill(rs: VampireVillage, seat: int) -> Standing | None:
+    """Tonight's self-kill, his or a fellow vampire's (relayed to them all; one a night)."""
+    return Standing((rs.selfkill,)) if rs.selfkill is not None else None
+
+
+def _checked(rs: VampireVillage, seat: int) -> Standing | None:
+    """Tonight's check and its answer (the role he was told at once: the note)."""
+    o = rs.night.once("check")
+    return Standing((o.target,), note=rs.role_of(o.target)) if o else None
+
+
+def _charm(rs: VampireVillage, seat: int) -> Standing | None:
+    return Standing(rs.charm_choice) if rs.charm_choice else None
+
+
+def _potion_given(kind: str) -> StandingOf:
+    """The witch's potion tonight when it is ``kind`` (one potion a night: the other's line is then empty)."""
+    def standing(rs: VampireVillage, seat: int) -> Standing | None:
+        o = rs.night.of(WITCH)
+        return Standing((o.target,)) if o and o.verb == kind else None
+    return standing
+
+
+def _ballot(rs: VampireVillage, seat: int) -> Standing | None:
+    """His ballot in this vote (note "double": the sheriff's in the day vote)."""
+    b = rs.vote.ballot_of(seat)
+    return Standing(tuple(b.choices), note="double" if b.weight > 1 else None) if b else None
+
+
+def _window_choice(rs: VampireVillage, seat: int) -> Standing | None:
+    """His choice in his own death window (the shot, the successor)."""
+    return Standing((rs.window_choice,)) if rs.window_choice is not None else None
+
+
 def _night(key: str, verbs: tuple[str, ...], handler: Any, role: str, phase: str = "night", **kw: Any) -> Action:
     """A night action of ``role``: role, alive, phase (named in the refusal), power."""
     return Action(key, verbs, handler, phases=(phase,), roles=(role,), phase_data={"expected": phase}, who=_has_power,
@@ -229,38 +288,41 @@ def _window(key: str, verbs: tuple[str, ...], handler: Any, kind: str, **kw: Any
                   who=lambda rs, seat: rs.windows.current is not None and rs.windows.current.seat == seat,
                   who_reason="not_your_window", who_data={"expected": kind}, order=_GATE,
                   owes=lambda rs, seat: rs.window_choice is None and (kind == "successor" or windows.may_shoot(rs, rs.windows.current)),
-                  **kw)
+                  standing=_window_choice, **kw)
 
 
 ACTIONS = (
     _night("link", ("link",), link_order, CUPID, "cupid",
            targets=(Count(2, 2, "two_targets"), Distinct("same_twice", lambda rs, seat, cmd: {"target": rs.game.name(cmd.targets[0])}),
                     living()),
-           owes=lambda rs, seat: rs.link_choice is None, offers_self=True),
+           standing=_link, owes=lambda rs, seat: rs.link_choice is None, offers_self=True),
     _night("kill", ("kill",), kill_order, VAMPIRE, targets=(*_ONE_LIVING, not_self("kill_self"), _NOT_LOVER),
-           checks=(_order_taken,), owes=lambda rs, seat: rs.night.of(VAMPIRE) is None),
-    _night("selfkill", ("selfkill",), selfkill_order, VAMPIRE, checks=(_may_selfkill,),
+           checks=(_order_taken,), standing=_team_order(VAMPIRE), owes=lambda rs, seat: rs.night.of(VAMPIRE) is None),
+    _night("selfkill", ("selfkill",), selfkill_order, VAMPIRE, checks=(_may_selfkill,), standing=_selfkill,
            help=lambda rs, seat: None if rs.game.phase.round == 1 else "selfkill"),
     _night("check", ("check",), check_role, SEER, targets=(*_ONE_LIVING, not_self("check_self")),
-           again="refused", already=_already_checked, owes=lambda rs, seat: rs.night.once("check") is None),
+           again="refused", already=_already_checked, standing=_checked,
+           owes=lambda rs, seat: rs.night.once("check") is None),
     # 「不可以連續兩晚守護同一個人」
     _night("guard", ("guard",), guard_order, GUARD,
            targets=(*_ONE_LIVING, named("repeat_guard", lambda rs, seat, t: not rs.night.repeats(GUARD, t))),
-           owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
-    _night("charm", ("charm",), charm_order, PIPER, targets=(_charm_targets,), owes=lambda rs, seat: not rs.charm_choice,
-           offer_most=lambda rs, seat: 2),
+           standing=_team_order(GUARD), owes=lambda rs, seat: rs.night.of(GUARD) is None, offers_self=True),
+    _night("charm", ("charm",), charm_order, PIPER, targets=(_charm_targets,), standing=_charm,
+           owes=lambda rs, seat: not rs.charm_choice, offer_most=lambda rs, seat: 2),
     # 「如果當晚有被吸血鬼殺死的玩家，女巫可以選擇用解藥救他」: the victim she was told, and only him
     _night("save", ("save",), potion_order, WITCH, "witch",
            targets=(_potion("save"), *_ONE_LIVING,
                     named("not_victim", lambda rs, seat, t: t == rs.witch_told,
                           victim=lambda rs: rs.game.name(rs.witch_told) if rs.witch_told else None)),
-           help=lambda rs, seat: "save" if rs.potions.has("save") else None, owes=_witch_owes, offers_self=True),
+           help=lambda rs, seat: "save" if rs.potions.has("save") else None, standing=_potion_given("save"),
+           owes=_witch_owes, offers_self=True),
     _night("poison", ("poison",), potion_order, WITCH, "witch", targets=(_potion("poison"), *_ONE_LIVING, _NOT_LOVER),
-           help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, owes=_witch_owes),
+           help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, standing=_potion_given("poison"),
+           owes=_witch_owes),
     Action("vote", ("vote",), ballot, phases=("election", "vote", "runoff"), phase_data={"expected": "vote"}, order=_GATE,
            targets=(*_ONE_LIVING, named("not_candidate", lambda rs, seat, t: rs.vote.eligible(t),
                                         candidates=lambda rs: rs.game.names(rs.vote.candidates or ())), _NOT_LOVER),
-           again="refused", already=_already_voted, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
+           again="refused", already=_already_voted, standing=_ballot, owes=lambda rs, seat: rs.vote.ballot_of(seat) is None),
     _window("shoot", ("shoot", "take"), shot_order, "shot",
             targets=(_shot_power, *_ONE_LIVING, not_self("target_self"), _NOT_LOVER),
             help=lambda rs, seat: "shoot" if windows.may_shoot(rs, rs.windows.current) else None),

@@ -9,13 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from forumbot.rulesets.vampire_village.roles import (
-    CUPID,
     ELDER,
-    GUARD,
     NIGHT_VERBS,
-    PIPER,
     POWER_ROLES,
-    SEER,
     VAMPIRE,
     WITCH,
 )
@@ -104,46 +100,24 @@ def final_data(rs: VampireVillage) -> dict[str, Any]:
             "base": rs.start_counts[VAMPIRE], "powers_lost": rs.powers_lost}
 
 
-def _standing_order(rs: VampireVillage, seat: int) -> dict[str, Any] | None:
-    """His order standing in this phase (the vampires': the team's), or None."""
-    g = rs.game
-    role, kind = rs.role_of(seat), g.phase.kind
-    if kind == "night" and role == VAMPIRE:
-        o = rs.night.of(VAMPIRE)
-        return {"verb": "kill", "targets": [g.name(o.target)]} if o else None
-    if kind == "night" and role == GUARD and (o := rs.night.of(GUARD)):
-        return {"verb": "guard", "targets": [g.name(o.target)]}
-    if kind == "night" and role == SEER and (o := rs.night.once("check")):
-        return {"verb": "check", "targets": [g.name(o.target)]}
-    if kind == "night" and role == PIPER and rs.charm_choice:
-        return {"verb": "charm", "targets": g.names(rs.charm_choice)}
-    if kind == "cupid" and role == CUPID and rs.link_choice:
-        return {"verb": "link", "targets": g.names(rs.link_choice)}
-    if kind == "witch" and role == WITCH and (o := rs.night.of(WITCH)):
-        return {"verb": o.verb, "targets": [g.name(o.target)]}
-    w = rs.windows.current
-    if kind in ("shot", "successor") and w and w.seat == seat and rs.window_choice:
-        return {"verb": "shoot" if kind == "shot" else "successor", "targets": [g.name(rs.window_choice)]}
-    return None
-
-
-def status_data(rs: VampireVillage, seat: int) -> dict[str, Any]:
-    """``status``: his role, fellow vampires, lover, whether he is charmed (when the season tells), the sheriff,
-    a lost power, the witch's potions, the elder's lives, his standing order and ballot."""
+def status_extras(rs: VampireVillage, seat: int) -> dict[str, Any]:
+    """``status`` besides his actions (:attr:`~forumbot.engine.actions.Action.standing`): his role
+    (「村民和特殊身份的人只能看到自己的身份」), his fellow vampires, his lover, whether he is charmed (when the season
+    tells), the sheriff, his lost power (「村民所有特殊能力消失」), the witch's potions left, the elder's lives;
+    in the witch's phase, while she holds the antidote, the victim she was told (``told``; ``victim`` None:
+    nobody will die by the vampires as far as she can know — her prompt said the same)."""
     g = rs.game
     role = rs.role_of(seat)
-    kind = g.phase.kind
-    ballot = rs.vote.ballot_of(seat) if kind in ("election", "vote", "runoff") else None
+    told = (g.phase.kind == "witch" and role == WITCH and g.player(seat).alive and not rs.powers_lost
+            and rs.potions.has("save"))
     return {
-        "phase": kind, "round": g.phase.round, "alive": g.player(seat).alive, "role": role,
-        "teammates": role_reply_data(rs, seat)["teammates"], "lover": lover_names(rs, seat),
+        "role": role, "teammates": role_reply_data(rs, seat)["teammates"], "lover": lover_names(rs, seat),
         "charmed": seat in rs.charmed if rs.params.tell_charmed else False,
         "sheriff": g.name(rs.sheriff.holder) if rs.sheriff.holder else None,
         "powers_lost": rs.powers_lost and role in POWER_ROLES,
-        "order": _standing_order(rs, seat), "vote": g.name(ballot.choices[0]) if ballot else None,
         "potions": rs.potions.left() if role == WITCH else None,
         "lives": rs.lives.get(seat) if role == ELDER else None,
-        "selfkill": g.name(rs.selfkill) if kind == "night" and role == VAMPIRE and rs.selfkill is not None else None,
+        "told": told, "victim": g.name(rs.witch_told) if told and rs.witch_told else None,
     }
 
 
