@@ -219,3 +219,38 @@ def test_help_offers_yukari_no_save_under_kaisei():
     assert "save" not in hk.help_data(1)["verbs"] and "kill" in hk.help_data(1)["verbs"]
     step = g.apply(Message("p1", "save p5"))
     assert [e.data["reason"] for e in step.events if e.kind == "rejected"] == ["kaisei"]
+
+
+def test_status_shows_his_own_orders_only():
+    """``status`` (issue 11): each action open to him with what he has recorded — Remilia's check with what it
+    showed her, his own exorcism ballot (an abstention noted), nothing of a teammate's ballot, no exorcism line
+    for a youkai; an abstention is worded on the ballot's line, not on a line of its own."""
+    from forumbot.engine.game import Game, Setup
+    from forumbot.engine.types import Deadline, Message
+    from forumbot.render import renderer
+
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari"}
+    g = Game(Setup("human_kill", tuple("ABCDEF"), roles=roles))
+    g.start()
+    while g.phase.kind != "remilia":
+        g.apply(Deadline(g.phase.id))
+    hk = g.ruleset
+    g.apply(Message("E", "验 A"))
+    check = hk.status_data(5)["actions"]
+    assert [(a["action"], a["targets"], a["note"]) for a in check] == [("check", ["A"], "human")]
+    g.apply(Deadline(g.phase.id))
+    assert g.phase.kind == "exorcism"
+    g.apply(Message("A", "退治 C"))
+    g.apply(Message("B", "弃权"))
+
+    def standing(seat):
+        return {a["action"]: (a["recorded"], a["targets"], a["note"]) for a in hk.status_data(seat)["actions"]}
+
+    assert standing(1)["exorcise"] == (True, ["C"], None)
+    assert standing(2)["exorcise"] == (True, [], "abstain")
+    assert "exorcise" not in standing(3)
+    text = renderer("en", "bbcode").render("human_kill/status", hk.status_data(2))
+    assert "Your exorcism ballot: nobody (abstained)." in text and "C" not in text.replace("Your role", "")
+    assert "abstain:" not in text
+    zh = renderer("zh-Hans", "bbcode").render("human_kill/status", hk.status_data(1))
+    assert "你的退治票：C。" in zh and "（人类同伴：B）" in zh

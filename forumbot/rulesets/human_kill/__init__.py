@@ -81,7 +81,7 @@ class HumanKill(Ruleset):
     min_players = 6
     actions = ACTIONS
     role_reply_data = views.role_reply_data
-    status_data = views.status_data
+    status_extras = views.status_extras
     final_data = views.final_data
     summary = views.summary
     unknown_verb = unknown_verb

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from forumbot.engine.actions import Action, Count, Each, GateStep, Handler, Refusal, living, named, not_self
+from forumbot.engine.actions import Action, Count, Each, GateStep, Handler, Refusal, Standing, living, named, not_self
 from forumbot.language.types import Command
 from forumbot.rulesets.human_kill import orders
 from forumbot.rulesets.human_kill.roles import DOREMY, IKU, MAMIZOU, REMILIA, RINNOSUKE, TAKERS, YUKARI
@@ -144,40 +144,113 @@ def _owes_ballot(rs: Any, seat: int) -> bool:
     return bool(v.may_vote(seat) and v.ballot_of(seat) is None)
 
 
+# --- what each records (the status reply): his own orders only, and the day's orders of his role --------
+def _one(target: int | None) -> Standing | None:
+    return Standing((target,)) if target is not None else None
+
+
+def _ballot(ballot: Any) -> Standing | None:
+    """A ballot as a standing: an abstention (弃权) names nobody."""
+    if ballot is None:
+        return None
+    return Standing(tuple(ballot.choices), note=None if ballot.choices else "abstain")
+
+
+def _exorcism_ballot(rs: Any, seat: int) -> Standing | None:
+    """His own exorcism ballot (the team's others are relayed to him as they come, not repeated here)."""
+    return _ballot(rs.exorcism.ballot_of(seat))
+
+
+def _vote_ballot(rs: Any, seat: int) -> Standing | None:
+    """His ballot in the vote now open (the banish vote or the sage's)."""
+    v = _vote_of(rs)
+    return _ballot(v.ballot_of(seat)) if v is not None else None
+
+
+def _iku_choice(rs: Any, seat: int) -> Standing | None:
+    """Iku's choice today: note "cancel" (today's weather) or "foresee" (tomorrow's)."""
+    return Standing(note=rs.day.iku_choice) if rs.day.iku_choice else None
+
+
+def _check_done(rs: Any, seat: int) -> Standing | None:
+    """Remilia's check today and what it showed her (note: "human", "youkai", "other", or "failed" under
+    烈日), as she was told at once."""
+    target = rs.day.check_done
+    if target is None:
+        return None
+    entry = next((e for e in reversed(rs.log) if e["action"] == "check" and e["round"] == rs.round), None)
+    seen = "failed" if entry is None or entry["failed"] else entry["result"]
+    return Standing((target,), note=seen)
+
+
+def _withdrawn(rs: Any, seat: int) -> Standing | None:
+    """Whether he has withdrawn from the sage election (note "withdrawn"; None: he stands)."""
+    e = rs.election
+    if e is None or (e.candidates is not None and seat in e.candidates):
+        return None
+    return Standing(note="withdrawn")
+
+
+def _speaking_order(rs: Any, seat: int) -> Standing | None:
+    """The sage's choice of tonight's order: where it starts, note "clockwise" or "anticlockwise"."""
+    choice = rs.day.order_choice
+    if choice is None:
+        return None
+    start, clockwise = choice
+    return Standing((start,), note="clockwise" if clockwise else "anticlockwise")
+
+
+def _stand_in_offer(rs: Any, seat: int) -> Standing | None:
+    """苍天: whom he offers to go out in the place of (None: no offer, or taken back)."""
+    offer = rs.souten["volunteers"].get(seat) if rs.souten else None
+    return Standing((offer[0],)) if offer else None
+
+
+def _successor(rs: Any, seat: int) -> Standing | None:
+    """The successor named by the sage (beforehand) or by a sage out at nightfall (the succession window):
+    only to him."""
+    return _one(rs.successor) if seat in (rs.sage, rs.succession_from) else None
+
+
 _VOTE = {"phases": VOTE_KINDS + SAGE_VOTE_KINDS, "when": lambda rs: rs.game.phase.kind in VOTE_KINDS or rs.election is not None,
-         "claims": "phase", "again": "refused", "already": _already_voted, "owes": _owes_ballot}
+         "claims": "phase", "again": "refused", "already": _already_voted, "owes": _owes_ballot,
+         "standing": _vote_ballot}
 _EXORCISM = {"phases": ("exorcism",), "claims": "phase", "gates": (_exorcist,),
-             "owes": lambda rs, seat: rs.exorcism.ballot_of(seat) is None}
-_SOUTEN = {"phases": ("souten",), "when": lambda rs: rs.souten is not None, "gates": (_not_dying,)}
+             "owes": lambda rs, seat: rs.exorcism.ballot_of(seat) is None, "standing": _exorcism_ballot}
+_SOUTEN = {"phases": ("souten",), "when": lambda rs: rs.souten is not None, "gates": (_not_dying,),
+           "standing": _stand_in_offer}
 
 ACTIONS = (
     # a sage elected today and out names his successor in the succession window
     Action("successor_now", ("successor",), orders.successor_now, phases=("succession",), alive=None,
            who=lambda rs, seat: seat == rs.succession_from,
            targets=(*_ONE_LIVING, named("sealed_target", lambda rs, seat, t: t not in rs.sealed)),
-           help=lambda rs, seat: "successor", owes=lambda rs, seat: rs.successor is None),
+           help=lambda rs, seat: "successor", standing=_successor, owes=lambda rs, seat: rs.successor is None),
     _playing("exorcise", ("exorcise", "vote"), orders.exorcise, targets=_ONE_LIVING, **_EXORCISM),
     _playing("abstain", ("abstain",), orders.exorcise, **_EXORCISM),
-    _window("cancel_weather", ("cancel_weather",), orders.iku, IKU, "iku", gates=(_iku_left,)),
-    _window("foresee", ("foresee",), orders.iku, IKU, "iku", gates=(_iku_left,)),
+    _window("cancel_weather", ("cancel_weather",), orders.iku, IKU, "iku", gates=(_iku_left,), standing=_iku_choice),
+    _window("foresee", ("foresee",), orders.iku, IKU, "iku", gates=(_iku_left,), standing=_iku_choice),
     _window("check", ("check",), orders.check, REMILIA, "remilia",  # 梅雨: the dead may be checked
             targets=(Count(1, 1), named("dead_target", lambda rs, seat, t: rs.game.player(t).alive or rs.w("baiu")),
                      not_self("check_self")),
-            again="refused", already=_already_checked),
+            again="refused", already=_already_checked, standing=_check_done),
     _window("disguise", ("disguise",), orders.disguise, MAMIZOU, "mamizou",
             targets=(*_ONE_LIVING, not_self("disguise_self"),
-                     named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu")))),
+                     named("repeat_disguise", lambda rs, seat, t: t != rs.last_disguise or rs.w("baiu"))),
+            standing=lambda rs, seat: _one(rs.day.disguise)),
     _window("save", ("save",), orders.yukari, YUKARI, "yukari",
             targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
                      named("not_exorcised", lambda rs, seat, t: t == rs.day.exorcised),
                      Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
-            help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True),
+            help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True,
+            standing=lambda rs, seat: _one(rs.day.yukari_save)),
     _window("kill", ("kill",), orders.yukari, YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
-            help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill"),
-    _window("dream", ("dream",), orders.dream, DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2),
+            help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill", standing=lambda rs, seat: _one(rs.day.yukari_kill)),
+    _window("dream", ("dream",), orders.dream, DOREMY, "doremy", targets=(_dream_targets,), offer_most=lambda rs, seat: 2,
+            standing=lambda rs, seat: Standing(rs.day.dream) if rs.day.dream else None),
     _playing("withdraw", ("withdraw",), orders.withdraw, phases=("election", "sage_pleas"), when=lambda rs: rs.election is not None,
              gates=(_withdraw_closed, _pleading), order=("alive", "who", "extra", "phase"),
-             again="refused", already=_already_withdrawn),
+             again="refused", already=_already_withdrawn, standing=_withdrawn),
     _playing("vote", ("vote",), orders.vote,
              targets=(_a_voter, *_ONE_LIVING,
                       Each(lambda rs, seat, t: _vote_of(rs).eligible(t) and t not in rs.sealed, "not_candidate",
@@ -188,12 +261,12 @@ ACTIONS = (
     _playing("clockwise", ("clockwise",), orders.order, phases=("order",), gates=(_the_sage,),
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
-             help=lambda rs, seat: "order", option_key="clockwise", offers_self=True,
+             help=lambda rs, seat: "order", option_key="clockwise", offers_self=True, standing=_speaking_order,
              owes=lambda rs, seat: rs.day.order_choice is None),
     _playing("anticlockwise", ("anticlockwise",), orders.order, phases=("order",), gates=(_the_sage,),
              targets=(Count(1, 1), named("bad_start", lambda rs, seat, t: t in _start(rs, seat),
                                           allowed=lambda rs: rs.game.names(_start(rs, rs.sage)))),
-             help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True),
+             help=lambda rs, seat: "order", option_key="anticlockwise", offers_self=True, standing=_speaking_order),
     # 苍天: go out in the place of one of the dying (替 X), or take the offer back (弃权)
     _playing("stand_in", ("stand_in",), orders.stand_in,
              targets=(*_ONE_LIVING, Each(lambda rs, seat, t: t in _dying(rs), "not_dying",
@@ -201,11 +274,11 @@ ACTIONS = (
                                                                 "dying": rs.game.names(sorted(_dying(rs)))})), **_SOUTEN),
     _playing("stand_in_abstain", ("abstain",), orders.stand_in, claims="phase", help=lambda rs, seat: None, **_SOUTEN),
     Action("take", ("take",), orders.take, roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
-           help=lambda rs, seat: None if seat in rs.sealed else "take"),
+           help=lambda rs, seat: None if seat in rs.sealed else "take", standing=lambda rs, seat: _one(rs.takes.get(seat))),
     Action("successor", ("successor",), orders.successor, alive=None,
            who=lambda rs, seat: seat == rs.sage and rs.game.player(seat).alive, who_reason="not_sage",
            targets=(*_ONE_LIVING, not_self("successor_self")), primary=True,
-           help=lambda rs, seat: None if seat in rs.sealed else "successor"),
+           help=lambda rs, seat: None if seat in rs.sealed else "successor", standing=_successor),
 )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from forumbot.rulesets.human_kill.actions import SAGE_VOTE_KINDS, VOTE_KINDS
 from forumbot.rulesets.human_kill.roles import FACTION, HUMAN, REIMU
 
 if TYPE_CHECKING:
@@ -48,12 +47,20 @@ def banish_result_data(rs: HumanKill, outcome: VoteOutcome, dead: list[int], uts
     }
 
 
+def teammates(rs: HumanKill, seat: int) -> list[int]:
+    """The seats a human or Reimu knows as his team (the other humans and Reimu; rulebook 《人类杀》, 白天:
+    「所有该阵营玩家可以互相确认彼此身份」); nobody for any other role."""
+    if rs.game.player(seat).role not in (HUMAN, REIMU):
+        return []
+    return [s for s in rs.seats_of(HUMAN, REIMU) if s != seat]
+
+
 def role_reply_data(rs: HumanKill, seat: int) -> dict[str, Any]:
     """The role PM: his role and faction, his teammates (a human's or Reimu's: the other humans and Reimu),
     the roster, the roles dealt, the win rule in force and two example names for the commands."""
     g = rs.game
     role = g.player(seat).role
-    mates = [s for s in rs.seats_of(HUMAN, REIMU) if s != seat] if role in (HUMAN, REIMU) else []
+    mates = teammates(rs, seat)
     others = [p.seat for p in g.players if p.seat != seat and p.seat not in mates]
     return {
         "name": g.name(seat), "seat": seat, "role": role, "faction": FACTION[role], "teammates": g.names(mates),
@@ -64,29 +71,15 @@ def role_reply_data(rs: HumanKill, seat: int) -> dict[str, Any]:
     }
 
 
-def status_data(rs: HumanKill, seat: int) -> dict[str, Any]:
-    """What the judge has recorded for ``seat`` now: the role PM's data, the phase, the sage, the weather as
-    announced, and his standing ballot, take, successor and 苍天 offer (his own orders only)."""
+def status_extras(rs: HumanKill, seat: int) -> dict[str, Any]:
+    """``status`` besides his actions (each with his standing order: :data:`.actions.ACTIONS`): his role and
+    faction, his teammates (as the role PM tells them), whether he is sealed (a banished Utsuho), the sage
+    (public) and whether it is he, and the weather as announced today (none before it is)."""
     g = rs.game
-    kind = g.phase.kind
-    data = role_reply_data(rs, seat)
-    data.update(phase=kind, round=g.phase.round, alive=g.player(seat).alive, sealed=seat in rs.sealed,
-                sage=g.name(rs.sage) if rs.sage else None, is_sage=seat == rs.sage,
-                weather=rs.weather_shown, ballot=None, voted=False,
-                take=g.name(rs.takes[seat]) if seat in rs.takes else None,
-                successor=g.name(rs.successor) if seat in (rs.sage, rs.succession_from) and rs.successor else None,
-                stand_in=None)
-    offer = rs.souten["volunteers"].get(seat) if rs.souten else None
-    if offer is not None:
-        data.update(stand_in=g.name(offer[0]))
-    if kind == "exorcism" and rs.exorcism.may_vote(seat):
-        eb = rs.exorcism.ballot_of(seat)
-        data.update(voted=eb is not None, ballot=g.name(eb.choices[0]) if eb and eb.choices else None)
-    if kind in VOTE_KINDS + SAGE_VOTE_KINDS:
-        v = rs.vote if kind in VOTE_KINDS else rs.election
-        b = v.ballot_of(seat) if v is not None else None
-        data.update(voted=b is not None, ballot=g.name(b.choices[0]) if b and b.choices else None)
-    return data
+    role = g.player(seat).role
+    return {"role": role, "faction": FACTION[role], "teammates": g.names(teammates(rs, seat)),
+            "sealed": seat in rs.sealed, "sage": g.name(rs.sage) if rs.sage else None, "is_sage": seat == rs.sage,
+            "weather": rs.weather_shown}
 
 
 def final_data(rs: HumanKill) -> dict[str, Any]:
