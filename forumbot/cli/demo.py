@@ -68,6 +68,8 @@ class Players:
         self.sent = 0
 
     def observe(self, bot) -> None:
+        if not bot.started:  # no roles drawn yet (the forum may not have answered)
+            return
         with self.lock:
             self.latest = snapshot(bot)
 

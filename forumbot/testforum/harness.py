@@ -6,6 +6,10 @@
 
 One forum = one server process (waitress, 4 threads) in the FlaskBB venv, one SQLite file copied from the
 cached template, a temporary instance directory (removed by :meth:`RunningForum.close`).
+
+The server runs in its own session, so a signal sent to the owning process never reaches it: the owner
+closes it. Ctrl-C unwinds the owner's ``with`` blocks; SIGTERM and SIGHUP do the same once a forum is
+started (:func:`interrupt_on_termination`), and what is still open at exit is closed then.
 """
 
 from __future__ import annotations
@@ -14,9 +18,11 @@ import atexit
 import json
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +34,7 @@ import httpx
 from forumbot.testforum.venv import FORUM_MAIN, HarnessError, ensure_forum_python, ensure_template_db
 
 DEFAULT_PLAYERS = ("小明", "小红", "alice", "bob")
-_RUNNING: set[RunningForum] = set()
+_OPEN: set[RunningForum] = set()  # made and not closed yet
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class RunningForum:
         self.log_path = instance / "server.log"
         self.forum_id = 0
         self.user_ids: dict[str, int] = {}
+        _OPEN.add(self)
 
     # -- process ---------------------------------------------------------------------------------------
 
@@ -80,7 +87,6 @@ class RunningForum:
                 [str(self._python), str(FORUM_MAIN), "serve", str(self.instance)],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
             )
-        _RUNNING.add(self)
         deadline = time.monotonic() + timeout_seconds
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
@@ -101,7 +107,6 @@ class RunningForum:
     def stop(self) -> None:
         """Stops the server (the data stays; :meth:`start` serves it again on the same port)."""
         proc, self._proc = self._proc, None
-        _RUNNING.discard(self)
         if proc is None or proc.poll() is not None:
             return
         proc.terminate()
@@ -125,6 +130,7 @@ class RunningForum:
 
     def close(self) -> None:
         """Stops the server and removes the instance directory (unless started with ``keep=True``)."""
+        _OPEN.discard(self)
         self.stop()
         if not self._keep:
             shutil.rmtree(self.instance, ignore_errors=True)
@@ -193,6 +199,7 @@ def start_forum(
     Passwords are random (see ``RunningForum.judge`` / ``.players``). The first call on a machine builds
     the FlaskBB venv (about 20 s, needs Python 3.12 and pip). Raises HarnessError.
     """
+    interrupt_on_termination()
     python = ensure_forum_python()
     template = ensure_template_db()
     instance = Path(tempfile.mkdtemp(prefix="forumbot-forum-"))
@@ -226,7 +233,29 @@ def start_forum(
     return forum
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    on_term = signal.getsignal(signal.SIGTERM)
+    if signum != signal.SIGTERM and callable(on_term) and on_term is not _interrupt:
+        on_term(signal.SIGTERM, frame)  # SIGHUP stops as SIGTERM does (a running bot: after its cycle)
+        return
+    raise KeyboardInterrupt(f"stopped by {signal.Signals(signum).name}")
+
+
+def interrupt_on_termination() -> None:
+    """Make SIGTERM and SIGHUP stop this process the way Ctrl-C does (a KeyboardInterrupt in the main
+    thread), so that ``with`` blocks and ``finally`` clauses close the forums it started and remove their
+    folders; by default those signals end the process at once, and the forum, in its own session, would
+    run on. Only where nobody handles them yet (the default action), and only from the main thread (the
+    only one that may set handlers). While someone else handles SIGTERM (``run_bot`` stops its bot after
+    the cycle under way), SIGHUP goes to that handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, _interrupt)
+
+
 @atexit.register
-def _stop_all() -> None:
-    for forum in list(_RUNNING):
-        forum.stop()
+def _close_all() -> None:
+    for forum in list(_OPEN):
+        forum.close()
