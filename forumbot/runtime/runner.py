@@ -6,6 +6,7 @@ over finds nothing to do."""
 from __future__ import annotations
 
 import logging
+import queue
 import signal
 import threading
 from collections.abc import Callable
@@ -30,16 +31,20 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
                                   job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     interval = parse_duration(bot.config.schedule.poll_interval).total_seconds()
     stopping = threading.Event()
+    halting = threading.Lock()
 
     def halt(reason: str) -> None:
-        if stopping.is_set():
-            return
-        stopping.set()
-        log.info("season %s: %s", bot.config.name, reason)
-        scheduler.shutdown(wait=False)
+        """Stop the scheduler; never from the main thread (see ``on_signal``)."""
+        with halting:
+            if not stopping.is_set():
+                stopping.set()
+                log.info("season %s: %s", bot.config.name, reason)
+            if scheduler.running:  # not yet when a signal came before the start: the first job stops it
+                scheduler.shutdown(wait=False)
 
     def job() -> None:
         if stopping.is_set():
+            halt("stopped")
             return
         SEASON.set(bot.config.name)
         began = datetime.now(UTC)
@@ -84,15 +89,29 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
             what = {"pm": f"private message to {r.recipient}", "post": "post", "thread": "new thread"}.get(r.kind, r.kind)
             log.warning("  %s %s: %s", r.status, what, r.last_error or "")
 
+    # A signal's handler runs in the main thread, where the scheduler's loop may hold the executor's lock
+    # (handing a job over): a shutdown there would wait for that lock forever. The handler only passes
+    # the signal on (SimpleQueue.put may be called from a signal handler); this thread stops the scheduler.
+    signals: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        signals.put(signum)
+
+    def stop_on_signal() -> None:
+        if signals.get() is not None:
+            halt("stopped by a signal")
+
     scheduler.add_job(job, "interval", seconds=interval, next_run_time=datetime.now(UTC), id="poll")
     previous = {}
     if threading.current_thread() is threading.main_thread():
+        threading.Thread(target=stop_on_signal, name="signals", daemon=True).start()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            previous[sig] = signal.signal(sig, lambda *_: halt("stopped by a signal"))
+            previous[sig] = signal.signal(sig, on_signal)
     log.info("season %s: running (poll every %gs)", bot.config.name, interval)
     try:
         scheduler.start()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        signals.put(None)  # ends the signals thread if no signal came
     return bot
