@@ -18,24 +18,34 @@ def standings(
     as_json: bool = typer.Option(False, "--json", help="print the standings as JSON"),
     html: Path = typer.Option(None, "--html", help="also write the series page (HTML, offline) into this folder"),
 ) -> None:
-    """Games played and won by each player, in all and by role, over finished seasons; and the
-    first-night victims, for previous_first_victims in the next game's season file."""
-    from forumbot.cli.season import _bot, _load
+    """Games played and won by each player, in all and by role, over finished seasons; and, for rulesets
+    that look back at earlier games (killer_club), the first-night victims for the next game's season file."""
+    from forumbot.cli.season import _bot, _load, _no_database
 
     table: dict = {}
     victims: list[str] = []
     games: list[dict] = []
     locale = "zh-Hans"
+    looks_back = False  # a ruleset with [params.series] (killer_club: the first-night victims)
     for path in seasons:
-        bot = _bot(_load(path))
-        if not bot.game.finished:
-            typer.echo(f"{path}: season {bot.config.name!r} is not over; left out", err=True)
+        config = _load(path)
+        if _no_database(config):  # looking must not create the season's database
+            typer.echo(f"{path}: season {config.name!r} has not started, no games played yet; left out", err=True)
             continue
+        bot = _bot(config)
+        if not bot.game.finished:
+            state = "is not over" if bot.started else "has not started, no games played yet"
+            typer.echo(f"{path}: season {bot.config.name!r} {state}; left out", err=True)
+            continue
+        looks_back = looks_back or "series" in type(bot.game.ruleset).Params.model_fields
         result = game_result(bot.game)
         table = merge_standings(table, result)
         games.append({"name": bot.config.name, "ruleset": result["ruleset"], "winner": result["winner"]})
         locale = bot.config.locale
         victims.append(result.get("first_night_victim") or "")
+    if not games:
+        typer.echo("error: no finished game yet: no standings", err=True)
+        raise typer.Exit(1)
     if html is not None:
         from forumbot.cli.report import write
 
@@ -48,5 +58,6 @@ def standings(
     for row in ranked(table):
         roles = ", ".join(f"{role} {r['won']}/{r['played']}" for role, r in sorted(table[row["name"]]["roles"].items()))
         typer.echo(f"{row['rank']:>4}  {row['name']:<14} {row['played']:>6} {row['won']:>4}  {roles}")
-    typer.echo("\nFor the next game's season file:\n[params.series]\nprevious_first_victims = "
-               + json.dumps(victims, ensure_ascii=False))
+    if looks_back:
+        typer.echo("\nFor the next game's season file:\n[params.series]\nprevious_first_victims = "
+                   + json.dumps(victims, ensure_ascii=False))
