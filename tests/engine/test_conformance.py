@@ -175,16 +175,9 @@ def test_refusals_render_in_every_locale(case: tuple[str, int, int]) -> None:
                     assert text and text.splitlines()[-1].replace("\\", "").rstrip(".。") != o.data.get("reason")
 
 
-def _status_ported(ruleset: str) -> None:
-    # while the rulesets move to the derived status reply (issue 11), one at a time
-    if ruleset not in {"sunlight", "killer_club", "interview_vampire", "vampire_village", "human_kill"}:
-        pytest.skip("status not yet derived from the declarations")
-
-
 @pytest.mark.parametrize("ruleset", ruleset_ids())
 def test_every_action_declares_what_it_records(ruleset: str) -> None:
     """The status reply shows each open action's standing choice (forumbot.engine.actions.status_entries)."""
-    _status_ported(ruleset)
     missing = [a.key for a in get_ruleset(ruleset).actions if a.standing is None]
     assert not missing
 
@@ -192,7 +185,6 @@ def test_every_action_declares_what_it_records(ruleset: str) -> None:
 def test_status_lists_what_help_offers(case: tuple[str, int, int]) -> None:
     """At every point of the game each player's status lists the actions his help offers, in its order;
     whenever a phase opens, every player's status renders (one locale and markup in turn)."""
-    _status_ported(case[0])
     rec = _played(*case)
     styles = [(locale, markup) for locale in LOCALES for markup in MARKUPS]
     rendered = []

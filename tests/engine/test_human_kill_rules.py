@@ -254,3 +254,21 @@ def test_status_shows_his_own_orders_only():
     assert "abstain:" not in text
     zh = renderer("zh-Hans", "bbcode").render("human_kill/status", hk.status_data(1))
     assert "你的退治票：C。" in zh and "（人类同伴：B）" in zh
+
+
+@pytest.mark.parametrize("change_vote", [True, False])
+def test_an_unvote_outside_a_vote_is_refused_where_ballots_may_change(change_vote):
+    """With ``change_vote`` an unvote withdraws a standing banish or sage ballot, and outside those votes it is
+    refused as out of phase (one check: the declared actions); without it the first ballot stands and the
+    reply says so, in any phase."""
+    roles = {"阿一": "human", "阿二": "human", "阿三": "youkai", "阿四": "youkai", "阿五": "youkai",
+             "阿六": "remilia", "阿七": "yukari", "阿八": "mamizou"}
+    r = play([{"phase": "remilia", "messages": [["阿一", "取消投票"]]}], list(roles), roles,
+             params={"change_vote": change_vote})
+    replies = [(x.key, x.data.get("reason"), x.data.get("rule")) for ph in r.phases for x in ph.step.replies
+               if x.to == "阿一" and x.key != "human_kill/role"]
+    if change_vote:
+        assert replies == [("human_kill/rejected", "wrong_phase", None)]
+        assert [e["reason"] for e in events(r, "rejected")] == ["wrong_phase"]
+    else:
+        assert replies == [("common/vote_rule", None, "first_vote_stands")]

@@ -201,14 +201,6 @@ class HumanKill(Ruleset):
             return self.vote
         return self.election if kind in SAGE_VOTE_KINDS else None
 
-    def on_unvote(self, seat: int, cmd: Command, out: Step) -> None:
-        """Unvote: with ``change_vote`` the standing banish or sage ballot is withdrawn (the vote's
-        rule, :meth:`Ruleset.on_unvote`), and outside those votes it is refused; otherwise the first
-        ballot stands and the reply says so."""
-        if self.params.change_vote and self.open_vote() is None:
-            return self.refuse(seat, cmd, "wrong_phase", out)
-        super().on_unvote(seat, cmd, out)
-
     thread_verbs = frozenset({"withdraw"})
 
     def on_thread_post(self, seat: int, text: str, out: Step) -> bool:

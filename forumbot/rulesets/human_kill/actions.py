@@ -273,6 +273,12 @@ ACTIONS = (
                                          lambda rs, seat, bad: {"target": rs.game.name(bad[0]),
                                                                 "dying": rs.game.names(sorted(_dying(rs)))})), **_SOUTEN),
     _playing("stand_in_abstain", ("abstain",), orders.stand_in, claims="phase", help=lambda rs, seat: None, **_SOUTEN),
+    # 取消投票: with ``change_vote`` the standing banish or sage ballot is withdrawn (the vote's rule, the
+    # engine's hook) and outside those votes it is refused as out of phase; without it the first ballot stands
+    # (the hook's reply says so)
+    Action("unvote", ("unvote",), lambda rs, seat, cmd, out: rs.on_unvote(seat, cmd, out), alive=None,
+           when=lambda rs: not rs.params.change_vote or rs.open_vote() is not None,
+           help=lambda rs, seat: None, standing=lambda rs, seat: None),
     Action("take", ("take",), orders.take, roles=TAKERS, targets=(*_ONE_LIVING, not_self("take_self")),
            help=lambda rs, seat: None if seat in rs.sealed else "take", standing=lambda rs, seat: _one(rs.takes.get(seat))),
     Action("successor", ("successor",), orders.successor, alive=None,
