@@ -34,3 +34,16 @@ def test_command_list_keeps_each_summary_on_one_line() -> None:
         summary = " ".join(inspect.getdoc(info.callback).split("\n\n")[0].split())  # type: ignore[union-attr]
         line = next(line for line in out.splitlines() if line.startswith(f"│ {info.name} "))
         assert summary.split()[-1] in line, (info.name, line)
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_shows_flags_as_flags(command: str) -> None:
+    out = _help(*([command] if command else []))
+    assert "<bool>" not in out, out  # typer's rich help printed `--keep <bool>`, `--help <bool>`
+
+
+def test_version_is_the_installed_distributions() -> None:
+    from importlib.metadata import version
+
+    res = CliRunner().invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.output == f"forumbot {version('forumbot')}\n", res.output
