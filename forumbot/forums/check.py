@@ -42,8 +42,10 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
             yield "    " + _short(posts[-1].text)
     messages = forum.private_messages()
     senders = {m.sender for m in messages}
-    yield f"Inbox: {len(messages)} private messages received from {len(senders)} users."
-    for message in messages[-3:]:
+    shown = messages[-3:]  # the newest few show that reading works; all of them would flood the report
+    yield (f"Inbox: {len(messages)} private messages received from {len(senders)} users"
+           + (f"; the last {len(shown)}:" if len(shown) < len(messages) else ":" if messages else "."))
+    for message in shown:
         yield f"  {message.message_id} from {message.sender} at {message.time_utc:%Y-%m-%d %H:%M} UTC: {_short(message.subject)}"
     usage = getattr(forum, "inbox_usage", None)
     if usage is not None:
