@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, time, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.forums.settings import ForumSettings
@@ -27,13 +27,22 @@ class ConfigError(ValueError):
     """The season file cannot be used; the message says where and what is allowed."""
 
 
+def _duration_text(text: str) -> str:
+    parse_duration(text)
+    return text
+
+
+# A duration such as "24h"; checked where it is written, so that an error names its key (schedule.lengths.night).
+DurationText = Annotated[str, AfterValidator(_duration_text)]
+
+
 class Schedule(BaseModel):
     """When phases open and close. Durations are strings such as "24h", "30m", "5s"."""
 
     model_config = ConfigDict(extra="forbid")
     start: datetime | None = Field(None, description="when the prologue opens, local time of the season's zone; none: when `run` first starts")
     default: str = Field("24h", description="length of a phase whose kind has no entry in lengths")
-    lengths: dict[str, str] = Field(default_factory=dict, description="phase kind -> length (prologue, vote, kill, poll, night, ...)")
+    lengths: dict[str, DurationText] = Field(default_factory=dict, description="phase kind -> length (prologue, vote, kill, poll, night, ...)")
     daily_deadline: time | None = Field(None, description="phases end at this local time, at least their length after opening")
     exact_kinds: list[str] = Field(default_factory=lambda: ["poll"], description="phase kinds that end exactly their length after opening, whatever daily_deadline says")
     reminders: list[str] = Field(default_factory=lambda: ["1h"], description="remind players who have not acted, this long before a deadline")
@@ -50,13 +59,6 @@ class Schedule(BaseModel):
     @classmethod
     def _duration(cls, v: str) -> str:
         parse_duration(v)
-        return v
-
-    @field_validator("lengths")
-    @classmethod
-    def _lengths(cls, v: dict[str, str]) -> dict[str, str]:
-        for text in v.values():
-            parse_duration(text)
         return v
 
     @field_validator("reminders", "vote_count_before")

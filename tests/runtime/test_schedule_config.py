@@ -110,6 +110,8 @@ def test_cli_check_and_init(tmp_path):
     ('[aliases]\n"A" = ["阿"]\n"B" = ["阿"]', "players", "reads the same"),
     ('[aliases]\n"Z" = ["zz"]', "aliases", "not in players"),
     ('[schedule.lengths]\npol = "2h"', "schedule.lengths", "prologue, vote, poll, kill"),
+    ('[schedule.lengths]\nvote = "1h"\nnight = "0m"', "schedule.lengths.night", "must be positive"),
+    ('[schedule.lengths]\nvote = "two hours"', "schedule.lengths.vote", "is not a duration"),
     ('roles = { "A" = "killer", "B" = "killer" }', "roles", "exactly one killer"),
     ('[params]\nwin_treshold = 0.3', "params.win_treshold", "win_threshold"),
     ('templates = "nowhere"', "templates", "does not exist"),
