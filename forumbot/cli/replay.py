@@ -32,6 +32,10 @@ def replay_command(
 ) -> None:
     """Play a game from a transcript and print each phase's outcome, the posts and private messages
     the bot would send, and the final standings."""
+    for given, flag in ((public, "--public"), (organiser, "--organiser")):
+        if given and html is None:  # it shapes only the report page: without it, it would do nothing
+            typer.echo(f"error: {flag} needs --html DIR: it says what the HTML report shows", err=True)
+            raise typer.Exit(2)
     try:
         t = load_transcript(transcript)
         renderer = Renderer(locale or t.locale, markup or t.markup)

@@ -162,6 +162,13 @@ def test_replay_html_refuses_the_full_report_of_an_unfinished_game(tmp_path):
     assert "role" in page_data((tmp_path / "org" / "index.html").read_text(encoding="utf-8"))["players"][0]
 
 
+@pytest.mark.parametrize("flag", ["--public", "--organiser"])
+def test_replay_refuses_a_report_option_without_html(flag):
+    path = str(TRANSCRIPTS / "vampire_village_first_day.yaml")
+    refused = CliRunner().invoke(app, ["replay", path, flag])  # it was silently ignored
+    assert refused.exit_code == 2 and refused.output == f"error: {flag} needs --html DIR: it says what the HTML report shows\n"
+
+
 @pytest.mark.parametrize("locale,word", [("en", "Timeline"), ("zh-Hans", "时间线"), ("zh-Hant", "時間線")])
 def test_the_page_is_in_the_season_locale(locale, word):
     t_raw = raw("sunlight_worked_example")
