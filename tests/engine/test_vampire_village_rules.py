@@ -371,3 +371,20 @@ def test_hunter_role_pm_renders_in_every_locale(reveal):
     for locale, goal in (("zh-Hans", "目标："), ("zh-Hant", "目標："), ("en", "Goal:")):
         lines = Renderer(locale).render(pm.key, pm.data).splitlines()
         assert sum(line.startswith(goal) for line in lines) == 1  # the hunter's line ends with its own break
+
+
+def test_status_tells_a_dead_player_only_what_he_was_told():
+    """The charmed and the power holders are told at dawn only while alive (docs/vampire_village.md, "What each
+    player learns": the charmed, living seer, witch, guard, hunter, piper): the seer, killed in the batch that
+    also takes the poisoned elder, and charmed that night, must not learn from his status that the piper chose
+    him nor that the elder died by the village's hand (he may still post last words)."""
+    r = play([[], [["A", "kill D"], ["J", "charm D K"]], [["F", "poison I"]],
+              [["D", "status"], ["K", "status"], ["G", "status"]]])
+    assert out_names(r) == ["D", "I"]
+    told = {x.to for ph in r.phases for x in ph.step.replies if x.key in ("vampire_village/charmed", "vampire_village/powers_lost")}
+    assert "D" not in told and {"K", "G"} <= told
+    seer, charmed, guard = _statuses(r, "D")[0], _statuses(r, "K")[0], _statuses(r, "G")[0]
+    assert not seer["charmed"] and not seer["powers_lost"]
+    assert charmed["charmed"] and guard["powers_lost"]
+    text = Renderer("en", "markdown").render("vampire_village/status", seer)
+    assert "charmed" not in text and "power" not in text

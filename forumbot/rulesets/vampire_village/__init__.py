@@ -92,6 +92,9 @@ class VampireVillage(Ruleset):
         self.lives: dict[int, int] = {}
         self.charmed: set[int] = set()
         self.powers_lost = False
+        # who was told he is charmed, that his power is gone (the living only): what his status may repeat
+        self.told_charmed: set[int] = set()
+        self.told_powers_lost: set[int] = set()
         self.link_choice: tuple[int, int] | None = None
         self.charm_choice: tuple[int, ...] = ()
         self.selfkill: int | None = None
@@ -274,7 +277,9 @@ class VampireVillage(Ruleset):
                election=round_ == 1 and not self.elected, alive=g.names(g.alive()), over=over, order=g.names(order),
                sheriff=g.name(self.sheriff.holder) if self.sheriff.holder else None)
         if self.params.tell_charmed:
-            tell(g, [s for s in charmed_now if g.player(s).alive], "vampire_village/charmed", out, round=round_)
+            told = [s for s in charmed_now if g.player(s).alive]
+            self.told_charmed.update(told)
+            tell(g, told, "vampire_village/charmed", out, round=round_)
         self.tell_powers_lost(lost_before, out)
         if self.check_win(out):
             return
@@ -285,6 +290,7 @@ class VampireVillage(Ruleset):
         g = self.game
         if self.powers_lost and not before:
             seats = [s for r in POWER_ROLES for s in g.living(r)]
+            self.told_powers_lost.update(seats)
             tell(g, sorted(seats), "vampire_village/powers_lost", out)
 
     # --- deaths and their windows -----------------------------------------------------------------

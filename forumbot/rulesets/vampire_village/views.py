@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from forumbot.rulesets.vampire_village.roles import (
     ELDER,
     NIGHT_VERBS,
-    POWER_ROLES,
     VAMPIRE,
     WITCH,
 )
@@ -104,6 +103,8 @@ def status_extras(rs: VampireVillage, seat: int) -> dict[str, Any]:
     """``status`` besides his actions (:attr:`~forumbot.engine.actions.Action.standing`): his role
     (「村民和特殊身份的人只能看到自己的身份」), his fellow vampires, his lover, whether he is charmed (when the season
     tells), the sheriff, his lost power (「村民所有特殊能力消失」), the witch's potions left, the elder's lives;
+    that he is charmed and that his power is gone only as he was told (alive at that dawn: a player who died in
+    the same batch learns neither, docs/vampire_village.md, "What each player learns");
     in the witch's phase, while she holds the antidote, the victim she was told (``told``; ``victim`` None:
     nobody will die by the vampires as far as she can know — her prompt said the same)."""
     g = rs.game
@@ -112,9 +113,9 @@ def status_extras(rs: VampireVillage, seat: int) -> dict[str, Any]:
             and rs.potions.has("save"))
     return {
         "role": role, "teammates": role_reply_data(rs, seat)["teammates"], "lover": lover_names(rs, seat),
-        "charmed": seat in rs.charmed if rs.params.tell_charmed else False,
+        "charmed": seat in rs.told_charmed,
         "sheriff": g.name(rs.sheriff.holder) if rs.sheriff.holder else None,
-        "powers_lost": rs.powers_lost and role in POWER_ROLES,
+        "powers_lost": seat in rs.told_powers_lost,
         "potions": rs.potions.left() if role == WITCH else None,
         "lives": rs.lives.get(seat) if role == ELDER else None,
         "told": told, "victim": g.name(rs.witch_told) if told and rs.witch_told else None,
