@@ -32,6 +32,9 @@ def replay_command(
 ) -> None:
     """Play a game from a transcript and print each phase's outcome, the posts and private messages
     the bot would send, and the final standings."""
+    if public and organiser:  # one report or the other: --public would quietly win
+        typer.echo("error: --public and --organiser ask for two different reports: give one", err=True)
+        raise typer.Exit(2)
     for given, flag in ((public, "--public"), (organiser, "--organiser")):
         if given and html is None:  # it shapes only the report page: without it, it would do nothing
             typer.echo(f"error: {flag} needs --html DIR: it says what the HTML report shows", err=True)

@@ -27,6 +27,9 @@ def report(
     from forumbot.report.data import extract
     from forumbot.report.log import from_bot
 
+    if public and organiser:  # one report or the other: --public would quietly win
+        typer.echo("error: --public and --organiser ask for two different reports: give one", err=True)
+        raise typer.Exit(2)
     config = _load(season)
     if _no_database(config):
         typer.echo(f"error: season {config.name!r} has not started (no database yet): nothing to report", err=True)

@@ -169,6 +169,16 @@ def test_replay_refuses_a_report_option_without_html(flag):
     assert refused.exit_code == 2 and refused.output == f"error: {flag} needs --html DIR: it says what the HTML report shows\n"
 
 
+@pytest.mark.parametrize("command", [["replay", str(TRANSCRIPTS / "vampire_village_first_day.yaml"), "--html", "x"],
+                                     ["report", "season.toml", "-o", "x"]])
+def test_public_and_organiser_together_are_refused(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    refused = CliRunner().invoke(app, [*command, "--public", "--organiser"])  # --public quietly won
+    assert refused.exit_code == 2
+    assert refused.output == "error: --public and --organiser ask for two different reports: give one\n"
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize("locale,word", [("en", "Timeline"), ("zh-Hans", "时间线"), ("zh-Hant", "時間線")])
 def test_the_page_is_in_the_season_locale(locale, word):
     t_raw = raw("sunlight_worked_example")
