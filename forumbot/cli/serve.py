@@ -71,7 +71,7 @@ def serve(
     except Exception as exc:  # the database cannot be reached
         typer.echo(f"error: the database cannot be opened: {type(exc).__name__}: {exc}", err=True)
         raise typer.Exit(1) from None
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a closed terminal stops it as cleanly
         signal.signal(sig, lambda *_: service.stop())
     logging.getLogger("forumbot").info("serving %s as worker %s%s", seasons_dir, options.worker,
                                        f" on {database.split('@')[-1]}" if database else "")

@@ -105,7 +105,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
     previous = {}
     if threading.current_thread() is threading.main_thread():
         threading.Thread(target=stop_on_signal, name="signals", daemon=True).start()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a closed terminal stops it as cleanly
             previous[sig] = signal.signal(sig, on_signal)
     log.info("season %s: running (poll every %gs)", bot.config.name, interval)
     try:

@@ -5,9 +5,12 @@ handing a job to its worker (holding the executor's lock), the shutdown waited f
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 # A bot on a memory forum; the signal is raised exactly while the executor takes a job (its lock held).
 SCRIPT = '''
@@ -29,7 +32,7 @@ def submit_then_signal(self, *args, **kwargs):
     if len(submitted) != 2:
         return submit(self, *args, **kwargs)
     with self._shutdown_lock:  # what submit holds while it starts a worker
-        signal.raise_signal(signal.SIGTERM)
+        signal.raise_signal(getattr(signal, sys.argv[3]))
     return submit(self, *args, **kwargs)
 
 ThreadPoolExecutor.submit = submit_then_signal
@@ -42,11 +45,29 @@ print("run_bot returned", flush=True)
 '''
 
 
-def test_sigterm_while_the_scheduler_hands_over_a_job_stops_the_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_stop_signal_while_the_scheduler_hands_over_a_job_stops_the_bot(tmp_path: Path, signame: str) -> None:
     try:
-        done = subprocess.run([sys.executable, "-c", SCRIPT, str(Path(__file__).parent), str(tmp_path)],
+        done = subprocess.run([sys.executable, "-c", SCRIPT, str(Path(__file__).parent), str(tmp_path), signame],
                               capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired as hung:
         raise AssertionError(f"run_bot did not stop: {hung.stdout!r} {hung.stderr!r}") from None
     assert done.returncode == 0 and "run_bot returned" in done.stdout, done.stdout + done.stderr
     assert "stopped by a signal" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_serve_stops_on_a_stop_signal(tmp_path: Path, signame: str) -> None:
+    """``forumbot serve`` (an empty directory) stops cleanly, exit 0, on SIGTERM and on SIGHUP (a closed
+    terminal: it used to die at once, without its log line)."""
+    proc = subprocess.Popen([sys.executable, "-m", "forumbot", "serve", str(tmp_path)],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        assert "serving" in proc.stderr.readline()  # its handlers are in place
+        proc.send_signal(getattr(signal, signame))
+        assert proc.wait(timeout=60) == 0
+        assert "stopped serving" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
