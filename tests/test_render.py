@@ -365,3 +365,22 @@ def test_which_season_question_lists_the_seasons_and_escapes_what_the_player_wro
     assert {"en": "subject", "zh-Hans": "标题", "zh-Hant": "標題"}[locale] in text
     discuz = Renderer(locale, markup).render("common/which_season", {"seasons": ["a", "b"], "text": "", "subjects": False})
     assert {"en": "subject", "zh-Hans": "标题", "zh-Hant": "標題"}[locale] not in discuz and "a" in discuz
+
+
+NOW = {"sunlight": ("prologue", "vote", "poll", "kill"), "killer_club": ("prologue", "night", "vote", "runoff", "choice")}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("ruleset", "phase"), [(r, k) for r, kinds in NOW.items() for k in kinds])
+def test_status_and_help_name_the_phase_alike(locale, ruleset, phase):
+    """The ``status`` and ``help`` replies open with the same "Now: ..." line (sunlight's status said "prologue
+    round 0" where its help says "the prologue"; killer_club's said "day 2, taken along" where its help says
+    who is waited for)."""
+    r = Renderer(locale, "markdown")
+    status = {"phase": phase, "round": 2, "alive": True, "actions": [], "strikes": 0, "role": "civilian", "teammates": []}
+    help_ = {"phase": phase, "round": 2, "verbs": ["status", "help"], "clue_options": [1, 2]}
+    now = ("Now:", "现在：", "現在：")
+
+    def line(key: str, data: dict) -> str:
+        return next(x for x in r.render(f"{ruleset}/{key}", data).splitlines() if x.startswith(now))
+    assert line("status", status) == line("help", help_)

@@ -214,6 +214,7 @@ def test_help_offers_yukari_no_save_under_kaisei():
     while g.phase.kind != "yukari":
         g.apply(Deadline(g.phase.id))
     hk = g.ruleset
+    hk.day.exorcised = 5  # as if she had been told p5 is today's target (nobody exorcised: no save offered)
     assert "save" in hk.help_data(1)["verbs"]
     hk.weather = "kaisei"  # the day's draw is seeded: set the weather this rule is about
     assert "save" not in hk.help_data(1)["verbs"] and "kill" in hk.help_data(1)["verbs"]
@@ -272,3 +273,21 @@ def test_an_unvote_outside_a_vote_is_refused_where_ballots_may_change(change_vot
         assert [e["reason"] for e in events(r, "rejected")] == ["wrong_phase"]
     else:
         assert replies == [("common/vote_rule", None, "first_vote_stands")]
+
+
+@pytest.mark.parametrize("disguised", [True, False])
+def test_yukari_is_offered_the_save_only_when_she_was_told_a_target(disguised):
+    """Yukari saves only the exorcism target she was told (docs/human_kill.md: 「Yukari's phase | Yukari | today's
+    exorcism target, when it would succeed」): told "nobody will be exorcised" (Mamizou's disguise protects the
+    target), neither her help nor her status offers the save as still to do; her border of death stays."""
+    roles = {"阿一": "human", "阿二": "human", "阿三": "youkai", "阿四": "youkai", "阿五": "youkai",
+             "阿六": "remilia", "阿七": "yukari", "阿八": "mamizou"}
+    r = play([{"phase": "remilia"}, {"phase": "mamizou", "messages": [["阿八", "伪装 阿三" if disguised else "伪装 阿四"]]},
+              {"phase": "exorcism", "messages": [["阿一", "退治 阿三"], ["阿二", "退治 阿三"]]},
+              {"phase": "yukari", "messages": [["阿七", "状态"], ["阿七", "帮助"]]}], list(roles), roles)
+    replies = {x.key: x.data for ph in r.phases for x in ph.step.replies if x.to == "阿七"}
+    assert (replies["human_kill/yukari_target"]["target"] is None) == disguised
+    status = [a["action"] for a in replies["human_kill/status"]["actions"]]
+    help_ = replies["human_kill/help"]["verbs"]
+    assert status == (["kill"] if disguised else ["save", "kill"])
+    assert ("save" in help_) != disguised and "kill" in help_

@@ -57,6 +57,12 @@ def _not_kaisei(rs: Any, seat: int, cmd: Command) -> Refusal | None:
     return Refusal("kaisei") if rs.w("kaisei") else None
 
 
+def _save_help(rs: Any, seat: int) -> str | None:
+    """Yukari is offered the save only while she holds it and was told a target she may save (her prompt:
+    the exorcism target when it would succeed, else "nobody will be exorcised"): not under 快晴."""
+    return None if "save" in rs.yukari_used or rs.w("kaisei") or rs.day.exorcised is None else "save"
+
+
 def _already_checked(rs: Any, seat: int, cmd: Command) -> Refusal | None:
     return None if rs.day.check_done is None else Refusal("already_checked", {"target": rs.game.name(rs.day.check_done)})
 
@@ -242,7 +248,7 @@ ACTIONS = (
             targets=(_yukari_left, *_ONE_LIVING, _not_kaisei,
                      named("not_exorcised", lambda rs, seat, t: t == rs.day.exorcised),
                      Each(lambda rs, seat, t: t != seat or rs.w("baiu"), "save_self")),
-            help=lambda rs, seat: None if "save" in rs.yukari_used or rs.w("kaisei") else "save", offers_self=True,
+            help=_save_help, offers_self=True,
             standing=lambda rs, seat: _one(rs.day.yukari_save)),
     _window("kill", ("kill",), orders.yukari, YUKARI, "yukari", targets=(_yukari_left, *_ONE_LIVING, not_self("kill_self")),
             help=lambda rs, seat: None if "kill" in rs.yukari_used else "kill", standing=lambda rs, seat: _one(rs.day.yukari_kill)),
