@@ -388,3 +388,15 @@ def test_status_tells_a_dead_player_only_what_he_was_told():
     assert charmed["charmed"] and guard["powers_lost"]
     text = Renderer("en", "markdown").render("vampire_village/status", seer)
     assert "charmed" not in text and "power" not in text
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_witch_told_nobody_is_not_offered_the_antidote(guarded):
+    """「如果當晚有被吸血鬼殺死的玩家，女巫可以選擇用解藥救他」: the antidote saves only the victim she was told; told that
+    nobody will die by the vampires (the victim is guarded), her help and status do not offer it as still to
+    do; the poison stays."""
+    r = play([[], [["A", "kill K"], ["G", "guard K" if guarded else "guard L"]], [["F", "status"], ["F", "help"]]])
+    assert (replies_to(r, "F", "prompt")[0].data["victim"] is None) == guarded
+    status = [(a["action"], a["owed"]) for a in _statuses(r, "F")[0]["actions"]]
+    assert status == ([("poison", True)] if guarded else [("save", True), ("poison", True)])
+    assert ("save" in replies_to(r, "F", "help")[0].data["verbs"]) != guarded

@@ -117,8 +117,14 @@ def _already_voted(rs: VampireVillage, seat: int, cmd: Command) -> Refusal | Non
     return None if existing is None else Refusal("already_voted", {"target": rs.game.name(existing.choices[0])})
 
 
+def _may_save(rs: VampireVillage) -> bool:
+    """The witch holds the antidote and was told a victim to save tonight (her prompt; None: nobody will die
+    by the vampires as far as she can know, and there is nothing to save)."""
+    return rs.potions.has("save") and rs.witch_told is not None
+
+
 def _witch_owes(rs: VampireVillage, seat: int) -> bool:
-    return rs.night.of(WITCH) is None and rs.potions.any()
+    return rs.night.of(WITCH) is None and (_may_save(rs) or rs.potions.has("poison"))
 
 
 # --- what an accepted order records ----------------------------------------------------------------------
@@ -314,7 +320,7 @@ ACTIONS = (
            targets=(_potion("save"), *_ONE_LIVING,
                     named("not_victim", lambda rs, seat, t: t == rs.witch_told,
                           victim=lambda rs: rs.game.name(rs.witch_told) if rs.witch_told else None)),
-           help=lambda rs, seat: "save" if rs.potions.has("save") else None, standing=_potion_given("save"),
+           help=lambda rs, seat: "save" if _may_save(rs) else None, standing=_potion_given("save"),
            owes=_witch_owes, offers_self=True),
     _night("poison", ("poison",), potion_order, WITCH, "witch", targets=(_potion("poison"), *_ONE_LIVING, _NOT_LOVER),
            help=lambda rs, seat: "poison" if rs.potions.has("poison") else None, standing=_potion_given("poison"),
