@@ -84,7 +84,7 @@ def read_toml_file(path: Path) -> tuple[str, dict[str, Any]]:
                 f"{path} line {line}, column {column}: {what} {char!r} (U+{ord(char):04X}) outside quotes breaks "
                 f"the TOML: {typed}, with the keyboard in English mode (e.g. players = [\"张三\", \"李四\"])"
             ) from None
-        raise TomlFileError(f"{path} is not valid TOML: {exc}") from None
+        raise TomlFileError(bad_value_message(path, text, str(exc)) or f"{path} is not valid TOML: {exc}") from None
 
 
 _STRING = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*', re.DOTALL)
@@ -102,4 +102,92 @@ def first_lookalike(text: str) -> tuple[int, int, str] | None:
             line = text.count("\n", 0, index) + 1
             column = index - (text.rfind("\n", 0, index) + 1) + 1
             return line, column, char
+    return None
+
+
+_AT = re.compile(r"\s*\(at line (\d+), column \d+\)$")
+_BARE_KEY = r"(?:\"[^\"\n]*\"|'[^'\n]*'|[A-Za-z0-9_-]+)"
+_KEY_LINE = re.compile(rf"^\s*({_BARE_KEY}(?:\s*\.\s*{_BARE_KEY})*)\s*=\s*(.*?)\s*(?:#.*)?$")
+_TABLE_LINE = re.compile(rf"^\s*\[\[?\s*({_BARE_KEY}(?:\s*\.\s*{_BARE_KEY})*)\s*\]")
+_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](.*))?$")
+_TIME = re.compile(r"^(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?(?:\.\d+)?$")
+
+
+def bad_value_message(path: Path, text: str, error: str) -> str | None:
+    """What to write instead, for a TOML ``error`` (tomllib's message, which ends "(at line N, column C)")
+    on a ``key = value`` line of ``text``: "PATH line N: schedule.start: not a valid date-time: ...", with an
+    example of a TOML date-time, date or time when the value looks like one (TOML has no date-time without
+    seconds, and tomllib only says "Expected newline" after the part it could read), and otherwise that
+    text goes in quotes. None when the error is not on a line with a key (a table header, inside a
+    multi-line array) or the value is a list, table or string: the caller then gives tomllib's message."""
+    m = _AT.search(error)
+    if not m:
+        return None
+    number = int(m.group(1))
+    lines = text.splitlines()
+    if not 1 <= number <= len(lines):
+        return None
+    written = _KEY_LINE.match(lines[number - 1])
+    if not written:
+        return None
+    table: list[str] = []
+    for raw in lines[: number - 1]:
+        if header := _TABLE_LINE.match(raw):
+            table = _key_parts(header.group(1))
+    key = ".".join(table + _key_parts(written.group(1)))
+    leaf = _key_parts(written.group(1))[-1]
+    value = written.group(2)
+    if value[:1] in ("[", "{", '"', "'"):  # a list, table or string TOML could not read: its own message says why
+        return None
+    return f"{path} line {number}: {key}: {_value_advice(leaf, value)}"
+
+
+def _key_parts(dotted: str) -> list[str]:
+    return [p.strip().strip("\"'") for p in re.findall(_BARE_KEY, dotted)]
+
+
+def _value_advice(leaf: str, value: str) -> str:
+    """Why ``value`` (as written after ``leaf =``) is not TOML and what to write instead."""
+    date = _DATE.match(value)
+    if date:
+        year, month, day, clock = date.groups()
+        problem = _date_problem(int(year), int(month), int(day)) or (
+            "month and day take two digits each" if len(month) < 2 or len(day) < 2 else None)
+        if clock is not None or leaf == "start":
+            problem = problem or (_time_problem(clock) if clock is not None else "the time of day is missing")
+            return (f"not a valid date-time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03T20:00:00 "
+                    "(year-month-day, T, hours:minutes:seconds, no quotes)")
+        return f"not a valid date{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03 (no quotes)"
+    if _TIME.match(value) or re.match(r"^\d{1,2}:\d", value):
+        problem = _time_problem(value)
+        return (f"not a valid time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 22:00:00 "
+                "(hours:minutes:seconds, no quotes)")
+    return f"{value!r} is not a TOML value: text goes in quotes, e.g. {leaf} = \"...\""
+
+
+def _date_problem(year: int, month: int, day: int) -> str | None:
+    from datetime import date
+
+    if not 1 <= month <= 12:
+        return f"there is no month {month}"
+    try:
+        date(year, month, day)
+    except ValueError:
+        return f"{year}-{month:02d} has no day {day}"
+    return None
+
+
+def _time_problem(clock: str) -> str | None:
+    m = _TIME.match(clock.strip())
+    if not m:
+        return None
+    hours, minutes, seconds = m.groups()
+    if int(hours) > 23:
+        return f"there is no hour {hours}: hours go from 00 to 23"
+    if int(minutes) > 59 or (seconds is not None and int(seconds) > 59):
+        return "minutes and seconds go from 00 to 59"
+    if seconds is None:
+        return "the seconds are missing"
+    if len(hours) < 2 or len(minutes) < 2:
+        return "hours, minutes and seconds take two digits each"
     return None

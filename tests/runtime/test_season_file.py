@@ -215,3 +215,23 @@ def test_full_width_digit_outside_quotes(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_config(_write(tmp_path, (SEASON.replace("# 第一季\n", "seed = ３\n")).encode("utf-8")))
     assert "line 1, column 8" in str(e.value) and "'3'" in str(e.value), str(e.value)
+
+
+# --- a date or time TOML cannot read (trial 2026-12-01, finding 5) --------------------------------------------
+
+@pytest.mark.parametrize("written,where,words", [
+    ("[schedule]\nstart = 2026-13-03T20:00:00", "line 11: schedule.start:", ["not a valid date-time", "no month 13",
+                                                                             "start = 2026-12-03T20:00:00"]),
+    ("[schedule]\nstart = 2026-12-03 20:00", "line 11: schedule.start:", ["not a valid date-time", "seconds are missing",
+                                                                          "2026-12-03T20:00:00"]),
+    ("[schedule]\ndaily_deadline = 25:00:00", "line 11: schedule.daily_deadline:", ["not a valid time", "no hour 25",
+                                                                                    "daily_deadline = 22:00:00"]),
+    ("[schedule]\nstart = 2026-02-30", "line 11: schedule.start:", ["not a valid date-time", "no day 30"]),
+    ("[schedule]\ngrace = 5 秒", "line 11: schedule.grace:", ["'5 秒' is not a TOML value", "in quotes"]),
+])
+def test_a_value_toml_cannot_read_names_its_key_and_line(tmp_path, written, where, words):
+    with pytest.raises(ConfigError) as e:
+        load_config(_write(tmp_path, (SEASON + written + "\n").encode("utf-8")))
+    message = str(e.value)
+    assert where in message and all(w in message for w in words), message
+    assert "Expected newline" not in message, message
