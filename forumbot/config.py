@@ -131,8 +131,6 @@ class SeasonConfig(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> SeasonConfig:
-        from forumbot.language.normalize import fold
-
         for name in self.aliases:
             if name not in self.players:
                 raise ValueError(f"aliases: {name!r} is not in players")
@@ -140,18 +138,8 @@ class SeasonConfig(BaseModel):
             raise ValueError("forum: needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
         if self.forum.username in self.players:
             raise ValueError(f"players: the judge's account {self.forum.username!r} is listed among the players")
-        # Every name a player can be called must read differently, or commands could never name them.
-        seen: dict[str, str] = {}
-        for name in self.players:
-            for word in (name, *self.aliases.get(name, [])):
-                key = fold(word)
-                if key in seen and seen[key] != name:
-                    raise ValueError(
-                        f"players: {word!r} ({name}) reads the same as {seen[key]!r}'s name or alias once simplified/traditional"
-                        " forms, width and case are ignored: players could not tell them apart in commands; rename an alias"
-                        " or add distinct aliases"
-                    )
-                seen[key] = name
+        if clash := _name_clash(self.players, self.aliases):
+            raise ValueError(clash)
         kinds = getattr(self._ruleset_class(), "phase_kinds", None)
         if kinds:
             unknown = sorted(set(self.schedule.lengths) - set(kinds))
@@ -228,6 +216,50 @@ class SeasonConfig(BaseModel):
         return s.astimezone(ZoneInfo("UTC"))
 
 
+def _how_alike(a: str, b: str) -> str:
+    """How two names that fold alike differ, in the words an organiser knows."""
+    import unicodedata
+
+    if a == b:
+        return "the same name"
+    if a.casefold() == b.casefold():
+        return "the same name but for upper and lower case"
+    if unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold():
+        return "the same name, once in full-width letters"
+    return "the same name, once in simplified and once in traditional characters"
+
+
+def _name_clash(players: list[str], aliases: dict[str, list[str]]) -> str | None:
+    """Why two of the names players can be called (``players``, their ``aliases``) would read the same once
+    simplified/traditional forms, width and case are ignored (:func:`forumbot.language.normalize.fold`, as
+    commands are read), or None. The message starts with the key to blame: ``players`` for a name listed
+    twice, ``aliases."OWNER"`` for an alias."""
+    from forumbot.language.normalize import fold
+
+    names: dict[str, str] = {}
+    for name in players:
+        if (other := names.get(fold(name))) is not None:
+            return (f"players: {other!r} and {name!r} are {_how_alike(other, name)}: one player listed twice. List each "
+                    "player once, spelt as the forum spells the account (two accounts whose names read the same "
+                    "cannot play in one season: commands could not tell them apart)")
+        names[fold(name)] = name
+    said: dict[str, tuple[str, str]] = {}
+    for owner in players:
+        for alias in aliases.get(owner, []):
+            key = fold(alias)
+            where = f'aliases."{owner}": '
+            if (other := names.get(key)) is not None and other != owner:
+                return (where + f"{alias!r}, an alias of {owner}, reads as the name of the player {other}"
+                        f"{'' if alias == other else f' ({_how_alike(alias, other)})'}: commands could not tell "
+                        f"them apart; take it out of {owner}'s aliases")
+            if key in said and said[key][0] != owner:
+                first_owner, first_alias = said[key]
+                return (where + f"{alias!r}, an alias of {owner}, reads as {first_alias!r}, an alias of {first_owner}: "
+                        "commands could not tell them apart; give one of them another alias")
+            said.setdefault(key, (owner, alias))
+    return None
+
+
 def load_config(path: str | Path) -> SeasonConfig:
     """Read and validate a season file. Raises :class:`ConfigError` naming the key, the line and what
     is allowed; also checks that the ruleset accepts the players, parameters and draw."""
@@ -243,8 +275,9 @@ def load_config(path: str | Path) -> SeasonConfig:
         for e in exc.errors(include_url=False):
             loc = [str(p) for p in e["loc"]]
             msg = e["msg"].removeprefix("Value error, ")
-            if not loc and (m := re.match(r"^([a-z_]+(?:\.[a-z_]+)*): ", msg)):
-                loc = m.group(1).split(".")  # a whole-file check names the key it is about
+            if not loc and (m := re.match(r'^([a-z_]+(?:\.(?:[a-z_]+|"[^"]+"))*): ', msg)):
+                # a whole-file check names the key it is about (a player's name in quotes)
+                loc = [part.strip('"') for part in re.findall(r'"[^"]+"|[a-z_]+', m.group(1))]
                 msg = msg[m.end():]
             line = locate(text, loc)
             if e["type"] == "extra_forbidden":
@@ -270,6 +303,8 @@ def load_config(path: str | Path) -> SeasonConfig:
             loc = ["params", field.group(1)] if field else ["params"]
         elif config.roles and ("draw" in message or "role" in message):
             loc = ["roles"]
+        elif written := [k for k in config.params if re.search(rf"\b(?:{re.escape(k)}|{re.escape(k.rstrip('s'))})\b", message)]:
+            loc = ["params", written[0]]  # e.g. killers = 9: the role counts it makes need more players
         line = locate(text, loc) or locate(text, loc[:1])
         raise ConfigError(f"{path}{f' line {line}' if line else ''}: {'.'.join(loc)}: {message}") from None
     return config

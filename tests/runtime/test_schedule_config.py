@@ -103,11 +103,11 @@ def test_cli_check_and_init(tmp_path):
 
 
 @pytest.mark.parametrize("extra,where,words", [
-    ('players = ["张三", "張三", "C", "D"]', "players", "reads the same"),
-    ('players = ["alice", "ＡＬＩＣＥ", "C", "D"]', "players", "reads the same"),
+    ('players = ["张三", "張三", "C", "D"]', "players", "one player listed twice"),
+    ('players = ["alice", "ＡＬＩＣＥ", "C", "D"]', "players", "one player listed twice"),
     ('players = ["", "B", "C", "D"]', "players", "not empty"),
-    ('[aliases]\n"A" = ["小A", "B"]', "players", "reads the same"),
-    ('[aliases]\n"A" = ["阿"]\n"B" = ["阿"]', "players", "reads the same"),
+    ('[aliases]\n"A" = ["小A", "B"]', "aliases.A", "the name of the player B"),
+    ('[aliases]\n"A" = ["阿"]\n"B" = ["阿"]', "aliases.B", "an alias of A"),
     ('[aliases]\n"Z" = ["zz"]', "aliases", "not in players"),
     ('[schedule.lengths]\npol = "2h"', "schedule.lengths", "prologue, vote, poll, kill"),
     ('[schedule.lengths]\nvote = "1h"\nnight = "0m"', "schedule.lengths.night", "must be positive"),
@@ -136,3 +136,31 @@ def test_judge_listed_as_player_and_missing_forum(tmp_path):
         load_config(write(tmp_path, BASE.replace('"D"]', '"j"]')))
     with pytest.raises(ConfigError, match=r"forum: missing: add a \[forum\] table"):
         load_config(write(tmp_path, BASE.split("[forum]")[0]))
+
+
+# --- misleading season-file errors (trial 2026-12-01, finding 15) ---------------------------------------------
+
+def test_an_alias_reading_as_another_player_is_reported_at_the_alias_naming_both(tmp_path):
+    text = BASE.replace('"D"]', '"D", "张三"]') + '[aliases]\n"A" = ["小A"]\n"D" = ["dd", "張三"]\n'
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, text))
+    message = str(e.value)
+    assert "line 11: aliases.D:" in message and "'張三', an alias of D" in message and "player 张三" in message, message
+    assert "simplified" in message and "out of D's aliases" in message and "rename" not in message, message
+
+
+def test_one_name_listed_twice_in_both_scripts_is_called_so(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, BASE.replace('"D"]', '"张三", "張三"]')))
+    message = str(e.value)
+    assert "line 3: players:" in message and "'张三' and '張三'" in message, message
+    assert "simplified" in message and "traditional" in message and "listed twice" in message, message
+    assert "alias" not in message, message
+
+
+def test_a_role_count_parameter_is_reported_at_its_own_line(tmp_path):
+    text = BASE.replace('"sunlight"', '"killer_club"').replace('"D"]', '"E", "F", "G"]') + "[params]\nkillers = 9\n"
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, text))
+    message = str(e.value)
+    assert "line 10: params.killers:" in message and "need more than 6 players" in message, message
