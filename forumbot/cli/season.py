@@ -12,6 +12,7 @@ import typer
 
 from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
+from forumbot.cli.text import plain
 from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.errors import ForumError
@@ -220,7 +221,7 @@ def status(
         if r.status in ("failed", "sending", "undeliverable", "cancelled"):
             typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {r.attempts} attempts: {r.last_error or ''}")
     for r in [r for r in rows if r.status == "note"][-5:]:
-        typer.echo(f"  answer to the command line: {r.body.strip()}")
+        typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
 
 
 @app.command("organiser")

@@ -30,7 +30,13 @@ from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
 from forumbot.runtime.schedule import format_local, phase_deadline
-from forumbot.runtime.season_edits import as_started, check_after_replacements, check_versions, judging_versions
+from forumbot.runtime.season_edits import (
+    as_started,
+    check_after_replacements,
+    check_unchanged,
+    check_versions,
+    judging_versions,
+)
 from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store, aware, make_engine
 from forumbot.runtime.timing import Timing
 from forumbot.runtime.votecount import VoteCounts
@@ -103,7 +109,7 @@ class Bot:
                                 stored.get("versions"))
                     self.store.set_setup(accepted)
                     stored = accepted
-                self.config = as_started(config, stored, fingerprint_)  # the game replays as it started
+                self.config = as_started(config, stored)  # the game replays as it started
             else:
                 self.store.set_setup(fingerprint_)  # not started yet: the file may still change
         self.seed = season.seed
@@ -111,8 +117,9 @@ class Bot:
         self.delivery = Delivery(self)
         self.vote_counts = VoteCounts(self)
         self._rebuild()
-        if self.config is not config:
-            check_after_replacements(config, stored, [p.name for p in self.game.players])
+        if self.config is not config:  # the file was edited: the replayed game tells whether the season is over
+            check_unchanged(config, stored, fingerprint_, self.game.finished)
+            check_after_replacements(config, stored, [p.name for p in self.game.players], self.game.finished)
 
     def _setup_fingerprint(self) -> dict[str, Any]:
         c = self.config

@@ -1,7 +1,7 @@
 """A season file edited while its season runs: which edits are accepted, and what a refusal says.
 
 The game is a function of the setup it started with (players, draw, parameters, organisers, aliases),
-stored in the database. After an organiser's ``replace OLD NEW`` the natural tidy-up is to write NEW
+stored in the database, and is always replayed from it. After an organiser's ``replace OLD NEW`` the natural tidy-up is to write NEW
 in place of OLD in ``players`` (and in ``roles`` / ``aliases`` keys): such a file describes the same
 season and is accepted; the game is still built from the stored setup and replays the replacement.
 Any other difference is refused, naming the field and the difference, with the way back; a running
@@ -71,28 +71,44 @@ def check_versions(config: SeasonConfig, stored: dict[str, Any], current: dict[s
     return {**stored, "versions": current, "versions_accepted": accepted}
 
 
-def as_started(config: SeasonConfig, stored: dict[str, Any], current: dict[str, Any]) -> SeasonConfig:
-    """``config`` with the players, draw and aliases the season started with (``stored``), for replaying
-    its game. Raises :class:`ConfigError` when a field a running season cannot change differs
-    (ruleset, parameters, organisers), naming it and the difference."""
+def as_started(config: SeasonConfig, stored: dict[str, Any]) -> SeasonConfig:
+    """``config`` with everything the season started with (``stored``: ruleset, parameters, organisers,
+    players, draw, aliases), for replaying its game whatever the file now says; :func:`check_unchanged` and
+    :func:`check_after_replacements` then say what of the file may stand."""
+    return config.model_copy(update={
+        "ruleset": stored.get("ruleset", config.ruleset), "params": stored.get("params", config.params),
+        "organisers": list(stored.get("organisers", config.organisers)),
+        "players": list(stored.get("players", config.players)),
+        "roles": stored.get("roles"), "aliases": stored.get("aliases", {})})
+
+
+def check_unchanged(config: SeasonConfig, stored: dict[str, Any], current: dict[str, Any], finished: bool) -> None:
+    """Raise :class:`ConfigError` when a field a season cannot change (ruleset, parameters, organisers)
+    differs between the setup it started with (``stored``) and the file (``current``), naming it and the
+    difference; ``finished``: the season is over (the message says so)."""
     fixed = [k for k in sorted(set(stored) | set(current))
              if k not in RENAMED + VERSION_FIELDS and stored.get(k) != current.get(k)]
     if fixed:
         problems = [f"{k}: {_difference(stored.get(k), current.get(k))}" for k in fixed]
+        goes_on = "its results stand unchanged" if finished else "the game goes on unchanged"
         raise ConfigError(
-            f"season {config.name!r} is running and its file changed what the game is made of: "
+            f"season {config.name!r} {_state(finished)} and its file changed what the game is made of: "
             + "; ".join(problems)
-            + ". Put back what the season started with (the game goes on unchanged); "
-            + ", ".join(fixed) + " cannot change during a season."
+            + f". Put back what the season started with ({goes_on}); "
+            + ", ".join(fixed) + " cannot change once a season has started."
         )
-    return config.model_copy(update={"players": list(stored.get("players", config.players)),
-                                     "roles": stored.get("roles"), "aliases": stored.get("aliases", {})})
 
 
-def check_after_replacements(config: SeasonConfig, stored: dict[str, Any], names_now: list[str]) -> None:
+def _state(finished: bool) -> str:
+    return "is over" if finished else "is running"
+
+
+def check_after_replacements(config: SeasonConfig, stored: dict[str, Any], names_now: list[str],
+                             finished: bool = False) -> None:
     """Accept ``config`` (the edited file) if its players, draw and aliases are the season's as it
     started (``stored``) or after its replacements (``names_now``: the players' names now, in seat
-    order). Raises :class:`ConfigError` naming each field that matches neither and how it differs."""
+    order). Raises :class:`ConfigError` naming each field that matches neither and how it differs;
+    ``finished``: the season is over (the message says so, and no longer offers ``replace``)."""
     started = list(stored.get("players", []))
     renames = {old: new for old, new in zip(started, names_now, strict=False) if old != new}
     problems = []
@@ -109,6 +125,12 @@ def check_after_replacements(config: SeasonConfig, stored: dict[str, Any], names
     if config.aliases not in allowed_aliases:
         problems.append(f"aliases: {_difference(allowed_aliases[1], config.aliases)}")
     if problems:
+        if finished:
+            raise ConfigError(
+                f"season {config.name!r} is over and its file does not match it: " + "; ".join(problems)
+                + ". Correct the file (the season's results stand unchanged); for a new game, write a new season "
+                "file with another name."
+            )
         raise ConfigError(
             f"season {config.name!r} is running and its file does not match it: " + "; ".join(problems)
             + ". Correct the file (the game goes on unchanged); to seat someone new, use the organiser command "
