@@ -3,6 +3,7 @@ a start in the past (14), the players list tidied after `replace` (13)."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -10,7 +11,7 @@ from bot_helpers import make_config, make_season
 from typer.testing import CliRunner
 
 from forumbot.cli import app
-from forumbot.cli.season import future_start
+from forumbot.cli.season import EXAMPLES, future_start
 from forumbot.config import ConfigError, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.settings import SettingsError, load_forum_settings
@@ -235,3 +236,43 @@ def test_a_value_toml_cannot_read_names_its_key_and_line(tmp_path, written, wher
     message = str(e.value)
     assert where in message and all(w in message for w in words), message
     assert "Expected newline" not in message, message
+
+
+# --- the example files' comments (trial 2026-12-01, finding 17) -------------------------------------------------
+
+_COMMENTED_KEY = re.compile(r'^#\s?(?:\[[A-Za-z0-9_."]+\]|"?([A-Za-z_][A-Za-z0-9_.]*)"?\s*=)')
+
+
+def _misplaced_comments(text: str) -> list[tuple[int, str, str]]:
+    """(line, key, comment): a comment written as prose, directly above a commented-out key line whose key it
+    never names: the prose was meant for another key (a comment block is about the key just below it)."""
+    lines = text.splitlines()
+    found = []
+    start = None
+    for number, line in enumerate(lines, start=1):
+        prose = line.startswith("#") and not line.startswith("#  ") and not _COMMENTED_KEY.match(line)
+        if prose:
+            start = start or number
+            continue
+        key_line = _COMMENTED_KEY.match(line)
+        if start is not None and key_line and key_line.group(1):
+            key = key_line.group(1).split(".")[-1]
+            block = " ".join(lines[start - 1: number - 1]).lower()
+            if not any(word.rstrip("s") in block for word in key.lower().split("_") if len(word) > 2):
+                found.append((number, key, lines[start - 1]))
+        start = None
+    return found
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.iterdir() if p.name.endswith(".example.toml")))
+def test_example_comments_sit_above_their_keys(example):
+    lines = (EXAMPLES / example).read_text(encoding="utf-8").splitlines()
+    assert _misplaced_comments("\n".join(lines)) == []
+    # the aliases table comes right under the comment that says what aliases are (`forumbot init` copies the file)
+    assert "[aliases]" in lines and "Nicknames" in lines[lines.index("[aliases]") - 1]
+
+
+def test_misplaced_comment_is_found():
+    assert _misplaced_comments("# Nicknames players may use.\n# vote_chart_images = true\n\n[aliases]\n") == [
+        (2, "vote_chart_images", "# Nicknames players may use.")]
+    assert _misplaced_comments("# The seed of the draw.\n# seed = 21\n") == []
