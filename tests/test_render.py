@@ -384,3 +384,17 @@ def test_status_and_help_name_the_phase_alike(locale, ruleset, phase):
     def line(key: str, data: dict) -> str:
         return next(x for x in r.render(f"{ruleset}/{key}", data).splitlines() if x.startswith(now))
     assert line("status", status) == line("help", help_)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("phase", ("prologue", "cupid", "night", "witch", "shot", "successor", "election", "vote", "runoff"))
+def test_vampire_village_help_names_the_phase_as_status_does(locale, phase):
+    """vampire_village's ``help`` heads its list with the round and phase in the words its ``status`` uses (the
+    English help printed the phase's id: "Round 1, shot")."""
+    r = Renderer(locale, "markdown")
+    status = {"phase": phase, "round": 1, "alive": True, "actions": [], "role": "villager", "teammates": [], "lover": [],
+              "charmed": False, "sheriff": None, "powers_lost": False, "potions": None, "lives": None, "told": False,
+              "victim": None}
+    head = r.render("vampire_village/help", {"phase": phase, "round": 1, "verbs": ["status", "help"]}).splitlines()[0]
+    words = head.split("**")[1]
+    assert r.render("vampire_village/status", status).strip().startswith(words + ("." if locale == "en" else "。"))
