@@ -108,10 +108,36 @@ def past_start_warning(c: SeasonConfig, now: datetime | None = None) -> str | No
 
 @app.command("check")
 def check(
-    config: Path = typer.Argument(..., help="the season file"),
+    config: Path = typer.Argument(..., help="the season file, or a directory of season files (forumbot serve)"),
     forum: bool = typer.Option(False, "--forum", help="also log in to the forum and read the thread and inbox"),
 ) -> None:
-    """Validate a season file (and, with --forum, the forum settings against the live forum)."""
+    """Validate a season file (and, with --forum, the forum settings against the live forum). For a
+    directory: each of its season files (*.toml, as `forumbot serve` runs them), one block each; the exit
+    status is not 0 when any of them fails."""
+    if not config.is_dir():
+        _check_file(config, forum)
+        return
+    files = sorted(config.glob("*.toml"))
+    if not files:
+        typer.echo(f"error: {config} holds no season file (*.toml)", err=True)
+        raise typer.Exit(2)
+    failed: dict[str, int] = {}
+    for number, path in enumerate(files):
+        if number:
+            typer.echo("")
+        try:
+            _check_file(path, forum)
+        except typer.Exit as exc:
+            if exc.exit_code:
+                failed[path.name] = exc.exit_code
+    typer.echo(f"\n{config}: {len(files)} season files, {len(files) - len(failed)} ok"
+               + (f", {len(failed)} failed: {', '.join(failed)}" if failed else ""))
+    if failed:
+        raise typer.Exit(max(failed.values()))
+
+
+def _check_file(config: Path, forum: bool) -> None:
+    """``forumbot check`` of one season file; raises typer.Exit (2: the file, 1: the forum) when it fails."""
     c = _load(config)
     start = c.start_utc()
     typer.echo(f"{config}: ok — season {c.name!r}, ruleset {c.ruleset}, {len(c.players)} players, "

@@ -164,3 +164,23 @@ def test_a_role_count_parameter_is_reported_at_its_own_line(tmp_path):
         load_config(write(tmp_path, text))
     message = str(e.value)
     assert "line 10: params.killers:" in message and "need more than 6 players" in message, message
+
+
+def test_check_a_folder_checks_every_season_file_in_it(tmp_path):
+    """`forumbot check seasons/` as `status` and `serve` take a folder (trial 2026-12-01, finding 19)."""
+    folder = tmp_path / "seasons"
+    folder.mkdir()
+    (folder / "a.toml").write_text(BASE, encoding="utf-8")
+    (folder / "b.toml").write_text(BASE.replace('name = "x"', 'name = "y"') + "[schedule]\nstart = 2026-12-03 20:00\n",
+                                   encoding="utf-8")
+    (folder / "notes.txt").write_text("not a season", encoding="utf-8")
+    runner = CliRunner()
+    both = runner.invoke(app, ["check", str(folder)])
+    assert both.exit_code == 2 and "is a directory" not in both.output.lower(), both.output
+    assert f"{folder / 'a.toml'}: ok" in both.output and f"{folder / 'b.toml'} line 10: schedule.start" in both.output
+    assert "2 season files, 1 ok, 1 failed: b.toml" in both.output and "notes" not in both.output, both.output
+    (folder / "b.toml").unlink()
+    assert runner.invoke(app, ["check", str(folder)]).exit_code == 0
+    (folder / "a.toml").unlink()
+    empty = runner.invoke(app, ["check", str(folder)])
+    assert empty.exit_code == 2 and "no season file" in empty.output
