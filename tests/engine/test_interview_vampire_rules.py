@@ -467,3 +467,17 @@ def test_vote_commands_in_the_thread_at_night_are_refused_by_the_declared_day_vo
     assert ("B", "common/vote_rule", "first_vote_stands") in day_replies
     assert ("B", "common/vote_rule", "no_abstention") in day_replies
     assert ("C", "common/vote_rule", "first_vote_stands") in day_replies
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-Hans", "zh-Hant"])
+def test_the_criminal_vote_is_never_said_to_last_only_while_a_criminal_lives(locale):
+    """The rulings (docs/interview_vampire.md): the criminal vote is held every night once a criminal appeared,
+    whether or not one still lives (holding it only while one lives would tell them so) — no reply (the dawn
+    report that announces criminals, a converted vampire's role PM) may say otherwise."""
+    r = replay(load_transcript(FULL.with_name("interview_vampire_criminals.yaml")))
+    renderer = Renderer(locale, "markdown")
+    told = [renderer.render(x.key, x.data) for ph in r.phases for x in ph.step.replies if x.data.get("criminals_exist")]
+    assert told
+    for text in told:
+        assert "while one lives" not in text.lower() and "while a criminal lives" not in text.lower(), text
+        assert "只要还有犯罪" not in text and "只要還有犯罪" not in text, text
