@@ -256,8 +256,13 @@ def organiser(
     command: list[str] = typer.Argument(..., help='e.g. penalty 张三 lurking | replace 张三 新账号 | extend 2h | pause | resume | end'),
     database: str = typer.Option(None, envvar="FORUMBOT_DATABASE",
                                  help="the database `forumbot serve --database` judges the season in"),
+    no_check: bool = typer.Option(False, "--no-check",
+                                  help="replace: do not ask the forum whether the new account exists"),
 ) -> None:
-    """Give an organiser command; the running bot applies it in order and logs it in the game's events."""
+    """Give an organiser command; the running bot applies it in order and logs it in the game's events.
+    ``penalty`` and ``replace`` must name the player exactly (they cannot be taken back); ``replace``
+    first asks the forum whether the new account exists (as ``forumbot check --forum`` does for the
+    roster), unless ``--no-check``."""
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
 
@@ -278,7 +283,13 @@ def organiser(
     if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
         typer.echo(f"error: {_explain(parsed, bot.game)}", err=True)
         raise typer.Exit(2)
+    if refusal := _inexact(parsed, bot.game):
+        typer.echo(f"error: {refusal}", err=True)
+        raise typer.Exit(2)
     if parsed.verb == "replace" and (refusal := _bad_substitute(parsed, bot.game, c)):
+        typer.echo(f"error: {refusal}", err=True)
+        raise typer.Exit(2)
+    if parsed.verb == "replace" and not no_check and (refusal := _no_account(c, (parsed.text or "").strip())):
         typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
     bot.organiser_command(text)
@@ -303,9 +314,54 @@ def _explain(parsed, game) -> str:
         return "extend needs a duration with its unit, e.g. extend 2h or extend 30m"
     if parsed.code == "bad_argument" and parsed.verb == "replace":
         return "replace needs the player's name and then the new account's name: replace NAME NEWACCOUNT"
+    if parsed.code == "bad_argument" and parsed.verb == "penalty":
+        return ("penalty needs a reason: lurking or flooding"
+                + (f" ({parsed.written!r} is neither)" if parsed.written else "") + ", e.g. penalty NAME lurking")
     if parsed.code == "missing_target":
         return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
     return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+
+
+def _inexact(parsed, game) -> str | None:
+    """Why a ``penalty`` or ``replace`` (neither can be taken back) whose player was read loosely (a typo,
+    a prefix: the parser's :class:`~forumbot.language.types.NameReading` not exact) is refused, or None
+    when the player is named exactly (account name, a declared alias, seat number)."""
+    if parsed.verb not in ("penalty", "replace") or not parsed.readings or parsed.readings[0].exact:
+        return None
+    reading = parsed.readings[0]
+    return (f"{reading.written!r} is not a player's exact name: did you mean {game.name(reading.seat)}? "
+            f"write the exact name (or an alias of the season, or the seat number): a {parsed.verb} cannot be taken back")
+
+
+def _forum(config: SeasonConfig):
+    """The season's forum adapter (tests replace it)."""
+    return make_forum(config.forum, config.base_dir)
+
+
+def _no_account(config: SeasonConfig, new: str) -> str | None:
+    """Why ``replace NAME NEW`` is refused because the forum has no account ``new`` (exactly so spelt:
+    private messages go to the exact name), or because the forum could not be asked; None when it exists.
+    The same look-up as ``forumbot check --forum`` (:func:`forumbot.forums.check.account_report`)."""
+    from forumbot.forums.check import name_variants
+
+    forum = None
+    try:
+        forum = _forum(config)
+        forum.login()
+        found = forum.find_user(new)
+        near = None if found is not None else next((v for v in name_variants(new) if forum.find_user(v)), None)
+    except (ForumError, SettingsError) as exc:
+        return (f"could not ask the forum whether the account {new!r} exists ({exc}); try again when it answers, "
+                "or add --no-check to replace without checking")
+    finally:
+        if forum is not None:
+            forum.close()
+    if found == new:
+        return None
+    if found is not None:
+        return f"the forum spells this account {found}: write it exactly so (private messages go to the exact name)"
+    hint = f"; the account {near} exists: is it the one meant?" if near else "; check the spelling on the forum"
+    return f"no account {new!r} on the forum{hint} (the role message could not be delivered)"
 
 
 def _bad_substitute(parsed, game, config: SeasonConfig) -> str | None:

@@ -359,6 +359,11 @@ class Game:
         organiser = sender in self.organisers
         parsed = self.parse(text, seat)
         if isinstance(parsed, ParseError):
+            if organiser and parsed.verb == "penalty" and parsed.code == "bad_argument":
+                # 罚分 张三 (no reason) or 罚分 张三 睡觉: the reason is what is missing, not the command
+                self.reply(sender, "common/organiser_refused", out, verb="penalty", reason="no_reason", player=None,
+                           written=parsed.written)
+                return
             meant = parsed.meant
             self.reply(
                 sender, "common/parse_error", out,
@@ -375,6 +380,9 @@ class Game:
             else:
                 self._organiser_command(sender, cmd, out)
             return
+        if seat is None and organiser and cmd.verb in ("help", "status"):
+            self._organiser_help_or_status(sender, cmd.verb, out)
+            return
         if seat is None:
             key = "common/organiser_not_player" if organiser else "common/not_a_player"
             self.reply(sender, key, out, verb=cmd.verb)
@@ -390,10 +398,34 @@ class Game:
         elif not self.vote_command(seat, cmd, out):
             self.ruleset.on_command(seat, cmd, out)
 
+    def _organiser_help_or_status(self, sender: str, verb: str, out: Step) -> None:
+        """An organiser's ``help`` (the organiser commands, with examples: common/organiser_help) or
+        ``status`` (common/organiser_status: the phase and round, paused or over, the time added to this
+        phase, and who still has to act — :meth:`~forumbot.engine.ruleset.Ruleset.pending`, which the
+        organiser may know; never roles or orders). The deadline is the runtime's, not the engine's:
+        ``forumbot status`` shows it."""
+        if verb == "help":
+            example = self.name(self.players[0].seat)
+            self.reply(sender, "common/organiser_help", out, example=example)
+            return
+        pending = [] if self.finished else self.ruleset.pending()
+        self.reply(sender, "common/organiser_status", out, phase=self.phase.kind, round=self.phase.round,
+                   finished=self.finished, paused=self.paused, extended=self.extensions.get(self.phase.id, 0),
+                   pending=self.names(pending), alive=len(self.alive()), players=len(self.players))
+
     def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:
+        """Apply an organiser command (rulebooks leave these to the organiser; docs/runtime.md lists them).
+        ``penalty`` and ``replace`` cannot be taken back, so the player must be named exactly — his
+        account name, an alias the season declares or his seat number: a name read loosely (a typo, a
+        prefix) is refused with what it was read as (common/organiser_refused, reason "inexact_name")."""
         verb = cmd.verb
         if self.finished:  # nothing is left to extend, pause or end
             self.reply(sender, "common/game_over", out, verb=verb)
+            return
+        if verb in ("penalty", "replace") and cmd.readings and not cmd.readings[0].exact:
+            reading = cmd.readings[0]
+            self.reply(sender, "common/organiser_refused", out, verb=verb, reason="inexact_name",
+                       player=reading.written, meant=self.name(reading.seat))
             return
         if verb == "penalty":
             seat = cmd.targets[0]
@@ -405,6 +437,8 @@ class Game:
                 self.remove(seat, "penalty", out)
             self.post("common/penalty", out, player=self.name(seat), reason=reason)
             self.reply(sender, "common/organiser_done", out, verb=verb, player=self.name(seat), reason=reason)
+            self.reply(seat, "common/penalised", out, reason=reason, was_alive=was_alive,
+                       **self.ruleset.penalty_data(seat))
             if was_alive:
                 self.ruleset.on_removed(seat, out)
         elif verb == "replace":

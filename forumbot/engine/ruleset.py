@@ -194,6 +194,12 @@ class Ruleset:
     def on_removed(self, seat: int, out: Step) -> None:
         """The organiser removed ``seat`` from the game (penalty); the player is already out."""
 
+    def penalty_data(self, seat: int) -> dict[str, Any]:
+        """What a penalty means for ``seat`` in this ruleset, for the PM telling him (common/penalised):
+        ``score``, his final score when the ruleset scores a penalty flatly. Default: nothing more than
+        being out."""
+        return {}
+
     def end_now(self, out: Step) -> None:
         """The organiser ends the game: finish it with the standings as they are. Default: nobody wins
         (:meth:`finish_game` with no winner and no reason)."""
@@ -235,9 +241,11 @@ class Ruleset:
         """The ``status`` reply's data for ``seat``: the phase kind and round, whether he is alive,
         ``actions`` — each action open to him now with what he has recorded for it and whether he still
         owes it, derived from :attr:`actions` (:func:`forumbot.engine.actions.status_entries`) — and the
-        ruleset's own facts (:meth:`status_extras`: his role, teammates, potions...)."""
+        ruleset's own facts (:meth:`status_extras`: his role, teammates, potions...). ``penalty``: the
+        reason of the organiser's penalty that put him out ("lurking", "flooding"), else None."""
         g = self.game
         return {"phase": g.phase.kind, "round": g.phase.round, "alive": g.player(seat).alive,
+                "penalty": g.penalties.get(seat),
                 "actions": _actions.status_entries(self, seat), **self.status_extras(seat)}
 
     def status_extras(self, seat: int) -> dict[str, Any]:

@@ -212,7 +212,7 @@ PARTICLES = "吧了啊呀哦吗嘛呢哈!?~"
 #: Penalty reasons -> the text the engine expects.
 PENALTY_REASONS = {
     "潜水": "lurking", "不发言": "lurking", "lurking": "lurking", "lurk": "lurking",
-    "灌水": "flooding", "刷屏": "flooding", "flooding": "flooding", "flood": "flooding",
+    "灌水": "flooding", "恶意灌水": "flooding", "刷屏": "flooding", "flooding": "flooding", "flood": "flooding",
     "spam": "flooding", "spamming": "flooding",
 }
 

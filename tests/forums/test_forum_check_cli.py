@@ -102,3 +102,24 @@ def test_season_check_names_a_player_without_an_account(forum, tmp_path):
     assert "player 小紅: no account of this name on the forum; the account 小红 exists" in done.stdout
     assert "organiser 主持人: no account of this name" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_organiser_replace_asks_flaskbb_whether_the_new_account_exists(forum, tmp_path, monkeypatch):
+    """What `forumbot organiser SEASON replace OLD NEW` asks the forum before storing the replacement,
+    against the real FlaskBB: an account that exists passes; one that does not (or is spelt in the other
+    script) is refused in one line; a forum that does not answer is refused with the way to force it."""
+    from forumbot.cli.season import _no_account
+    from forumbot.config import load_config
+
+    monkeypatch.setenv("FC_PW", forum.judge.password)
+    season = tmp_path / "season.toml"
+    season.write_text(f'name = "替换"\nruleset = "sunlight"\nplayers = ["小明", "alice", "bob", "王大锤", "小红"]\n'
+                      f'[forum]\nforum_id = {forum.forum_id}\n' + _table(forum, retries=0), "utf-8")
+    config = load_config(season)
+    assert _no_account(config, "bob") is None
+    assert "no account 'nobody_here' on the forum" in (_no_account(config, "nobody_here") or "")
+    assert "the account 小红 exists" in (_no_account(config, "小紅") or "")
+    down = load_config(season).model_copy(
+        update={"forum": config.forum.model_copy(update={"base_url": "http://127.0.0.1:9"})})
+    refusal = _no_account(down, "bob") or ""
+    assert "could not ask the forum" in refusal and "--no-check" in refusal

@@ -3,6 +3,7 @@ season that is over (no bot runs it any more), a replacement by the same account
 
 from __future__ import annotations
 
+import pytest
 from bot_helpers import Clock, Season, example_phases, play_phases
 from test_runtime_cli import SEASON
 from typer.testing import CliRunner
@@ -47,3 +48,70 @@ def test_organiser_refuses_replacing_a_player_by_a_player(tmp_path):
         assert refused.exit_code == 2 and words in refused.output, refused.output
         assert len(refused.output.strip().splitlines()) == 1, refused.output
     assert _inbound(path) == before
+
+
+def _running(tmp_path, players='["A", "B", "C", "D", "E"]'):
+    """A started season (the judge has read the forum once) on the memory forum, and its file."""
+    path = tmp_path / "season.toml"
+    path.write_text(SEASON.replace('["A", "B", "C", "D", "E"]', players).replace('"C" = "killer"', '"Carol" = "killer"')
+                    if "Carol" in players else SEASON, encoding="utf-8")
+    clock = Clock()
+    bot = Bot(load_config(path), MemoryForum("judge", clock), clock)
+    bot.cycle()
+    return path
+
+
+@pytest.mark.parametrize("command,words", [
+    (["penalty", "Alicee", "lurking"], "did you mean Alice?"),
+    (["replace", "Alic", "Zed"], "did you mean Alice?"),
+    (["penalty", "Alice"], "penalty needs a reason: lurking or flooding"),
+    (["penalty", "Alice", "sleeping"], "penalty needs a reason: lurking or flooding"),
+])
+def test_organiser_penalty_and_replace_need_the_exact_name_and_a_reason(tmp_path, command, words):
+    path = _running(tmp_path, '["Alice", "Bob", "Carol", "Dave", "Erin"]')
+    before = _inbound(path)
+    refused = CliRunner().invoke(app, ["organiser", str(path), *command])
+    assert refused.exit_code == 2 and words in refused.output, refused.output
+    assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert "not an organiser command" not in refused.output
+    assert _inbound(path) == before
+
+
+def _forum_with(monkeypatch, users=None, down=False):
+    import forumbot.cli.season as season_cli
+    from forumbot.forums.errors import ForumDown
+
+    forum = MemoryForum("judge", Clock())
+    forum.users = set(users or ())
+    if down:
+        def fail():
+            raise ForumDown("connection refused")
+        forum.login = fail
+    monkeypatch.setattr(season_cli, "_forum", lambda config: forum)
+
+
+def test_organiser_replace_refuses_an_account_the_forum_does_not_have(tmp_path, monkeypatch):
+    path = _running(tmp_path)
+    _forum_with(monkeypatch, users={"judge", "A", "B", "C", "D", "E", "Org", "Newbie", "赵六"})
+    before = _inbound(path)
+    for new, words in (("nobody_here", "no account 'nobody_here' on the forum"), ("趙六", "the account 赵六 exists")):
+        refused = CliRunner().invoke(app, ["organiser", str(path), "replace", "A", new])
+        assert refused.exit_code == 2 and words in refused.output, refused.output
+        assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert _inbound(path) == before
+    done = CliRunner().invoke(app, ["organiser", str(path), "replace", "A", "Newbie"])
+    assert done.exit_code == 0, done.output
+    assert _inbound(path) == before + 1
+
+
+def test_organiser_replace_when_the_forum_cannot_be_asked_says_how_to_force_it(tmp_path, monkeypatch):
+    path = _running(tmp_path)
+    _forum_with(monkeypatch, down=True)
+    before = _inbound(path)
+    refused = CliRunner().invoke(app, ["organiser", str(path), "replace", "A", "Newbie"])
+    assert refused.exit_code == 2 and "could not ask the forum" in refused.output and "--no-check" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert _inbound(path) == before
+    forced = CliRunner().invoke(app, ["organiser", str(path), "replace", "A", "Newbie", "--no-check"])
+    assert forced.exit_code == 0, forced.output
+    assert _inbound(path) == before + 1

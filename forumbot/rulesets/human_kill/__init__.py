@@ -72,7 +72,7 @@ class HumanKill(Ruleset):
     """The human_kill ruleset (see the module docstring)."""
 
     id = "human_kill"
-    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
+    rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = HumanKillParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = YOUKAI

@@ -36,7 +36,7 @@ class InterviewVampire(Ruleset):
     """The interview_vampire ruleset (see the module docstring)."""
 
     id = "interview_vampire"
-    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
+    rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = InterviewVampireParams
     roles: ClassVar[dict[str, str]] = ROLES
     default_role = HUMAN

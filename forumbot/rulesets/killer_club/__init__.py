@@ -48,7 +48,7 @@ class KillerClub(Ruleset):
     """The killer_club ruleset (see the module docstring)."""
 
     id = "killer_club"
-    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
+    rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = KillerClubParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = CIVILIAN

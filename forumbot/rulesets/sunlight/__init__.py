@@ -14,7 +14,7 @@ scores and the ranking) and ``clues`` (the clue poll) are rules of their own. Th
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from forumbot.engine.game import Game, SetupError
 from forumbot.engine.orders import TeamOrders
@@ -36,7 +36,7 @@ class Sunlight(Ruleset):
     """The sunlight ruleset (see the module docstring)."""
 
     id = "sunlight"
-    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
+    rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = SunlightParams
     roles: ClassVar[dict[str, str]] = {KILLER: KILLER, GOOD: GOOD}
     default_role = GOOD
@@ -208,6 +208,10 @@ class Sunlight(Ruleset):
         g.player(seat).role = KILLER
         out.events.append(ev.Successor(seat=seat, name=g.name(seat), how=how))
         g.reply(seat, "sunlight/you_are_killer", out, name=g.name(seat), phase=g.phase.kind)
+
+    def penalty_data(self, seat: int) -> dict[str, Any]:
+        """《阳光下的罪恶》 scoring: 「被法官视为恶意灌水以及潜水出局者直接以-30分计」: the penalised player's final score (``penalty_score``)."""
+        return {"score": self.params.penalty_score}
 
     def on_removed(self, seat: int, out: Step) -> None:
         """Penalised killer: a successor is drawn at once (as for a suicide)."""

@@ -63,7 +63,7 @@ class VampireVillage(Ruleset):
     """The vampire_village ruleset (see the module docstring)."""
 
     id = "vampire_village"
-    rules_version = "1"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
+    rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = VampireVillageParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)
     default_role = VILLAGER

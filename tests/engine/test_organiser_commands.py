@@ -1,0 +1,112 @@
+"""Organiser commands by private message (the newcomer's trial, findings 2, 3, 4 and 8): a penalty or a
+replacement names the player exactly, a penalty needs its reason, the penalised player is told, and an
+organiser's ``help``/``status`` answer him as an organiser."""
+
+from __future__ import annotations
+
+import pytest
+from sunlight_helpers import play, replies_to
+
+from forumbot.engine.game import Game, Setup
+from forumbot.engine.types import Message
+from forumbot.render import Renderer
+
+PLAYERS = ["张三", "李四", "王五", "alice", "bob", "carol", "dave"]
+
+
+def game(*organiser_messages, locale="zh-Hans", aliases=None, messages=None):
+    """A sunlight game whose first vote round gets ``messages`` from players, then the organiser's."""
+    phase = {"messages": messages or [], "organiser": [["Judge", t] for t in organiser_messages]}
+    return play([phase], players=PLAYERS, killer="王五", organisers=["Judge"], locale=locale, aliases=aliases or {})
+
+
+def rendered(reply, locale):
+    return Renderer(locale, "markdown").render(reply.key, reply.data)
+
+
+@pytest.mark.parametrize("text,written,meant", [("罚分 张叁 潜水", "张叁", "张三"), ("penalty alicee lurking", "alicee", "alice"),
+                                                ("替换 张叁 新账号", "张叁", "张三"), ("replace alic newbie", "alic", "alice")])
+def test_penalty_and_replace_refuse_a_name_not_written_exactly(text, written, meant):
+    r = game(text)
+    (reply,) = replies_to(r, "Judge")
+    assert reply.key == "common/organiser_refused" and reply.data["reason"] == "inexact_name"
+    assert (reply.data["player"], reply.data["meant"]) == (written, meant)
+    assert all(p.alive for p in r.game.players) and not r.game.penalties
+    assert [p.name for p in r.game.players] == PLAYERS
+    assert f"你是指 {meant} 吗" in rendered(reply, "zh-Hans")
+    assert f"did you mean {meant}?" in rendered(reply, "en") and "exact name" in rendered(reply, "en")
+
+
+@pytest.mark.parametrize("text", ["罚分 张三 潜水", "罚分 1 潜水", "罚分 小张 潜水", "penalty 張三 lurking"])
+def test_penalty_by_exact_name_seat_number_or_declared_alias_applies(text):
+    r = game(text, aliases={"张三": ["小张"]})
+    assert r.game.player(1).out_reason == "penalty"
+    assert [x.key for x in replies_to(r, "Judge")] == ["common/organiser_done"]
+
+
+@pytest.mark.parametrize("text,written", [("罚分 李四", None), ("penalty 李四 sleeping", "sleeping"), ("罚分 李四 睡觉", "睡觉")])
+def test_penalty_without_a_valid_reason_says_it_needs_one(text, written):
+    r = game(text)
+    (reply,) = replies_to(r, "Judge")
+    assert reply.key == "common/organiser_refused" and reply.data["reason"] == "no_reason"
+    assert reply.data["written"] == written
+    assert r.game.player(2).alive
+    assert "penalty needs a reason: lurking or flooding" in rendered(reply, "en").lower()
+    assert "罚分需要写明理由：潜水或恶意灌水" in rendered(reply, "zh-Hans")
+
+
+def test_flooding_as_the_templates_word_it_is_read():
+    r = game("罚分 李四 恶意灌水")
+    assert r.game.penalties == {2: "flooding"}
+
+
+@pytest.mark.parametrize("locale", ["zh-Hans", "zh-Hant", "en"])
+def test_penalised_player_is_told_by_pm_why_and_what_it_means(locale):
+    r = game("罚分 张三 潜水", locale=locale)
+    (told,) = [x for x in replies_to(r, "张三") if x.key == "common/penalised"]
+    assert told.data == {"reason": "lurking", "was_alive": True, "score": -30}
+    text = rendered(told, locale)
+    assert {"zh-Hans": "潜水", "zh-Hant": "潛水", "en": "lurking"}[locale] in text and "-30" in text
+
+
+def test_organiser_help_by_pm_lists_the_organiser_commands_with_examples():
+    for text, locale, words in (("帮助", "zh-Hans", "罚分 张三 潜水"), ("幫助", "zh-Hant", "罰分 张三 潛水"),
+                                ("help", "en", 'penalty 张三 lurking')):
+        r = game(text, locale=locale)
+        (reply,) = replies_to(r, "Judge")
+        assert reply.key == "common/organiser_help", reply
+        for markup in ("markdown", "bbcode"):
+            body = Renderer(locale, markup).render(reply.key, reply.data)
+            assert words in body, body
+            assert ("[*]" in body) == (markup == "bbcode")
+
+
+def test_organiser_status_by_pm_gives_phase_and_who_still_has_to_act_never_roles():
+    r = game("状态", messages=[["张三", "投 李四"], ["李四", "投 张三"]])
+    (reply,) = replies_to(r, "Judge")
+    assert reply.key == "common/organiser_status"
+    assert reply.data["phase"] == "vote" and reply.data["round"] == 1
+    assert reply.data["pending"] == ["王五", "alice", "bob", "carol", "dave"]
+    body = Renderer("zh-Hans", "markdown").render(reply.key, {**reply.data}, deadline="12月3日 20:00")
+    assert "还没行动的人（5）" in body and "12月3日 20:00" in body and "凶手" not in body
+    assert "killer" not in str(reply.data)
+
+
+@pytest.mark.parametrize("ruleset_status,locale,words", [("sunlight/status", "zh-Hans", "你已经出局（组织者判罚：潜水）"),
+                                                         ("sunlight/status", "en", "out of the game (a penalty by the organiser: lurking)")])
+def test_penalised_players_status_says_why_he_is_out(ruleset_status, locale, words):
+    r = game("罚分 张三 潜水", locale=locale, messages=[])
+    status = r.game.ruleset.status_data(1)
+    assert status["penalty"] == "lurking"
+    assert words in Renderer(locale, "markdown").render(ruleset_status, status)
+    assert r.game.ruleset.status_data(2)["penalty"] is None
+
+
+@pytest.mark.parametrize("ruleset", ["killer_club", "human_kill", "interview_vampire", "vampire_village"])
+@pytest.mark.parametrize("locale", ["zh-Hans", "zh-Hant", "en"])
+def test_every_rulesets_status_names_the_penalty(ruleset, locale):
+    g = Game(Setup(ruleset=ruleset, players=tuple(f"P{i}" for i in range(1, 14)), organisers=("Judge",), seed=1))
+    g.start()
+    g.apply(Message("Judge", "penalty P1 flooding", "pm"))
+    body = Renderer(locale, "bbcode").render(f"{ruleset}/status", g.ruleset.status_data(1))
+    assert {"zh-Hans": "组织者判罚：恶意灌水", "zh-Hant": "組織者判罰：惡意灌水", "en": "penalty by the organiser: flooding"}[locale] in body
