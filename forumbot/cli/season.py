@@ -260,6 +260,7 @@ def organiser(
                                   help="replace: do not ask the forum whether the new account exists"),
 ) -> None:
     """Give an organiser command; the running bot applies it in order and logs it in the game's events.
+
     ``penalty`` and ``replace`` must name the player exactly (they cannot be taken back); ``replace``
     first asks the forum whether the new account exists (as ``forumbot check --forum`` does for the
     roster), unless ``--no-check``."""
