@@ -22,7 +22,7 @@ def outputs():
     raw = {
         "ruleset": "sunlight", "players": list("ABCDEFG"), "roles": {"C": "killer"}, "organisers": ["Org"], "others": ["Z"],
         "phases": [
-            {"messages": [["Z", "投 B"], ["Org", "投 B"], ["A", "hi"], ["A", "投 Q"], ["B", "杀 A"], ["A", "状态"], ["A", "帮助"]] + r1},
+            {"messages": [["Z", "投 B"], ["Org", "投 B"], ["Org", "帮助"], ["Org", "状态"], ["A", "hi"], ["A", "投 Q"], ["B", "杀 A"], ["A", "状态"], ["A", "帮助"]] + r1},
             {"messages": [["B", "线索 2"], ["C", "线索 3"], ["D", "线索 9"], ["B", "线索 1"], ["B", "状态"], ["B", "帮助"]],
              "posts": [["A", "遗书"], ["A", "again"]],
              "organiser": [["Org", "延长 30分钟"], ["Org", "暂停"], ["Org", "继续"], ["Org", "替换 G Gina"], ["Org", "替换 B C"]]},
