@@ -115,3 +115,26 @@ def test_organiser_replace_when_the_forum_cannot_be_asked_says_how_to_force_it(t
     forced = CliRunner().invoke(app, ["organiser", str(path), "replace", "A", "Newbie", "--no-check"])
     assert forced.exit_code == 0, forced.output
     assert _inbound(path) == before + 1
+
+
+def test_organiser_status_by_pm_shows_the_deadline_and_who_still_has_to_act(tmp_path):
+    from bot_helpers import make_season
+
+    from forumbot.runtime.schedule import format_local
+
+    s = make_season(tmp_path, list("ABCDEFG"), {"C": "killer"})
+    s.bot.cycle()
+    s.clock.advance(62)
+    s.bot.cycle()
+    s.forum.player_pm("A", "投 B")
+    s.forum.player_pm("Org", "状态")
+    s.forum.player_pm("Org", "罚分 G 潜水")
+    s.clock.advance(1)
+    s.bot.cycle()
+    s.bot.cycle()
+    deadline = format_local(s.bot.deadline(), s.bot.config.tz, "en")
+    (status,) = [body for to, _, body in s.pms() if to == "Org" and "Still to act" in body]
+    assert deadline in status and "Still to act (6): B, C, D, E, F, G." in status, status
+    assert "killer" not in status
+    told = [body for to, _, body in s.pms() if to == "G" and "penalty" in body]
+    assert told and "lurking" in told[0] and "-30" in told[0], s.pms()
