@@ -110,3 +110,20 @@ def test_every_rulesets_status_names_the_penalty(ruleset, locale):
     g.apply(Message("Judge", "penalty P1 flooding", "pm"))
     body = Renderer(locale, "bbcode").render(f"{ruleset}/status", g.ruleset.status_data(1))
     assert {"zh-Hans": "组织者判罚：恶意灌水", "zh-Hant": "組織者判罰：惡意灌水", "en": "penalty by the organiser: flooding"}[locale] in body
+
+
+@pytest.mark.parametrize("locale,words", [("en", "No winner"), ("zh-Hans", "无人获胜"), ("zh-Hant", "無人獲勝")])
+def test_sunlight_ended_before_any_ballot_has_no_winner(locale, words):
+    """Before any ballot point was cast the win index is 0 / 0: it decides nothing, so the organiser's ``end``
+    declares no winner (it used to give the killers the game, counted as a win in the standings)."""
+    r = game("结束游戏", locale=locale)
+    g = r.game
+    assert g.finished and g.winner is None and not any(g.ruleset.won(p.seat) for p in g.players)
+    final = next(p for ph in r.phases for p in ph.step.posts if p.key == "sunlight/final")
+    assert words in rendered(final, locale)
+
+
+def test_sunlight_ended_after_a_vote_round_is_decided_by_the_index_so_far():
+    r = play([{"messages": [["张三", "投 王五"], ["李四", "投 王五 alice"]]}, {"organiser": [["Judge", "结束游戏"]]}],
+             players=PLAYERS, killer="王五", organisers=["Judge"])
+    assert r.game.finished and r.game.winner == "good"  # 6 of 8 ballot points on the killer

@@ -254,5 +254,11 @@ class Sunlight(Ruleset):
         self.finish_game(GOOD if self.win_index() >= self.params.win_threshold else KILLER, None, out)
 
     def end_now(self, out: Step) -> None:
+        """The organiser's ``end``: the win index of the vote rounds played decides, as at the end (the rulebook
+        has no early end; docs/sunlight.md § End and scores); before any ballot point was cast it is 0 / 0 and
+        decides nothing: no winner (and no camp bonus)."""
+        if not self.win_sums()[1]:
+            self.finish_game(None, None, out)
+            return
         self._finish(out, final_survival=False)
 
