@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from forumbot.language.types import Command
+from forumbot.language.vocabulary import ARITY, TARGETS
 
 if TYPE_CHECKING:
     from forumbot.engine.ruleset import Ruleset
@@ -420,3 +421,19 @@ def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) 
         if all(r(rs, seat, cmd) is None for r in rules) and action.after_targets(rs, seat, cmd) is None:
             ok.append(t)
     return ok, least, most
+
+
+def example(rs: Ruleset, seat: int | None) -> dict[str, Any] | None:
+    """A command ``seat`` can send by private message now, for a reply that shows one (a message with no
+    command in it): the first action of his help (:func:`help_entries`) that is sent by PM, as ``{"verb":
+    verb, "names": whether it takes names, "number": an option it takes (not 0), or None}``; None
+    when no such action is open to him (then only ``status`` and ``help`` are)."""
+    if seat is None:
+        return None
+    for a in open_actions(rs, seat):
+        if a.entry(rs, seat) is None or a.channel_now(rs) != "pm":
+            continue
+        verb = a.verbs[0]
+        numbers = [n for n in (a.numbers(rs) if a.numbers is not None else ()) if n]
+        return {"verb": verb, "names": ARITY.get(verb) == TARGETS, "number": numbers[0] if numbers else None}
+    return None

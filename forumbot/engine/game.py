@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from forumbot.engine.actions import Channel, act
+from forumbot.engine.actions import Channel, act, example
 from forumbot.engine.events import (
     CommandInThread,
     DeadlineExtended,
@@ -371,6 +371,9 @@ class Game:
                 candidates=self.names(parsed.candidates), organiser=organiser, frame=parsed.frame,
                 meant_targets=self.names(meant.targets) if meant else [],
                 meant_number=meant.number if meant else None,
+                example=None if self.finished else example(self.ruleset, seat),
+                playing=seat is not None and not self.finished,
+                gone=seat is not None and not self.finished and not self.player(seat).alive,
             )
             return
         cmd = parsed

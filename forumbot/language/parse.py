@@ -24,7 +24,9 @@ Two channels, two readings (see docs/commands.md):
    written as a command: at the start of a clause, after lead-in words like 我/今晚/请/I/please, or
    followed by a colon. Otherwise it is prose (``他们会杀王八``) and ignored. The first such error
    is returned when no command is complete.
-7. Nothing found: ``ParseError("no_command")``.
+7. Nothing found: ``ParseError("no_command")``; but a short message that is a misspelled question the
+   judge answers (``stauts``, ``hlep``, ``状 态``, ``狀態查詢``: see :func:`misspelled`) gives
+   ``ParseError("did_you_mean", verb)``.
 
 **Post in the game thread** (``channel="thread"``): chat, unless a command is *marked* (the marks
 accepted are a season setting, :data:`DEFAULT_THREAD_MARKS` per locale): at the start of a line
@@ -46,6 +48,8 @@ import heapq
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
 
 from forumbot.language import frames, names
 from forumbot.language import targets as T
@@ -538,7 +542,42 @@ def parse_counted(text: str, roster: Roster, *, sender_seat: int | None = None, 
         return _thread(r, accepted, None if verbs is None else frozenset(verbs)), work
     if channel != "pm":
         raise ValueError(f"unknown channel {channel!r}: 'pm' or 'thread'")
-    return _pm(r), work
+    result = _pm(r)
+    if isinstance(result, ParseError) and result.code == "no_command":
+        verb = misspelled(r.s)
+        if verb is not None:
+            return ParseError("did_you_mean", verb, meant=Command(verb)), work
+    return result, work
+
+
+#: The no-argument questions a misspelling is read as (the judge asks "did you mean …?").
+MISSPELT_VERBS = ("status", "help")
+#: A message longer than this (letters and digits only) is never read as a misspelled question.
+MISSPELT_MAX = 8
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_MISSPELT_KEYWORDS = tuple(sorted((kw, verb) for kw, (verb, fixed) in V.KEYWORDS.items()
+                                  if verb in MISSPELT_VERBS and fixed is None))
+
+
+def misspelled(canonical: str) -> str | None:
+    """The no-argument question (:data:`MISSPELT_VERBS`) a short message with no command in it was
+    probably meant as, or None. ``canonical``: the normalised message. Spaces and punctuation are
+    dropped; then a Latin keyword of 4 letters or more one edit away (``stauts``, ``statsu``, ``hlep``:
+    insert, delete, substitute, swap two neighbours), or a CJK keyword written with two characters more
+    or one changed (``状态查询``, ``状况``, ``求助``), is taken; never an ordinary word holding the keyword
+    (``状态不好``: :data:`~forumbot.language.vocabulary.NOT_COMMANDS`)."""
+    compact = _NOT_LETTERS.sub("", canonical)
+    if not compact or len(compact) > MISSPELT_MAX:
+        return None
+    for kw, verb in _MISSPELT_KEYWORDS:
+        if V.is_latin(kw):
+            if len(kw) >= 4 and " " not in kw and compact.isascii() and OSA.distance(compact, kw) <= 1:
+                return verb
+        elif (kw in compact and len(compact) - len(kw) <= 2
+              and not any(kw in w and w in compact for w in V.NOT_COMMANDS)) or (
+                len(kw) == 2 == len(compact) and not compact.isascii() and OSA.distance(compact, kw) <= 1):
+            return verb
+    return None
 
 
 def parse(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",
