@@ -17,9 +17,14 @@ from forumbot.language import names
 from forumbot.language import vocabulary as V
 from forumbot.language.names import Found, RosterIndex
 
-_WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS)
+#: Brackets players put around a name (投【李四】, vote [Alice], 投「李四」, 投 (李四)): skipped, never read
+#: as part of the name (a roster name written with brackets is still read exactly).
+OPEN_BRACKETS = "【[「(『《〔"
+CLOSE_BRACKETS = "】]」)』》〕"
+_WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS) | set(CLOSE_BRACKETS)
 # Separators inside a list. The strong ones make an unknown word after them an error.
-_LIST_SEP = re.compile(r"(?:[ \t,、/;|&+>]|和|跟|(?<![a-z])and(?![a-z]))+")
+_LIST_SEP = re.compile(r"(?:[ \t,、/;|&+>" + re.escape(OPEN_BRACKETS + CLOSE_BRACKETS)
+                       + r"]|和|跟|(?<![a-z])and(?![a-z]))+")
 _STRONG_SEP = re.compile(r"[、/|&+>]|和|跟|and")
 _FILLER = re.compile(
     "|".join(rf"{re.escape(f)}(?![a-z0-9])" if V.is_latin(f) else re.escape(f) for f in V.FILLERS)
@@ -28,7 +33,7 @@ _TRAILING = re.compile(
     "|".join(rf"{re.escape(w)}(?![a-z0-9])" if V.is_latin(w) else re.escape(w)
              for w in sorted(V.TRAILING, key=len, reverse=True))
 )
-_SEPS = re.compile(r"[ \t,、/;|:】\]」@]*")
+_SEPS = re.compile(r"[ \t,、/;|:@" + re.escape(CLOSE_BRACKETS) + "]*")
 #: A word longer than this is no name (it bounds the work of reading one word).
 WORD_CAP = 64
 #: A list longer than this is no ballot (it bounds the work of reading one list).
@@ -62,6 +67,8 @@ def skip_lead(s: str, pos: int, ix: RosterIndex) -> int:
     """Position after separators and filler words (给, 掉, 一下, for…) between a verb and its
     argument. A filler that begins a roster name is not skipped (a player may be called 下弦月)."""
     pos = skip_separators(s, pos)
+    if pos < len(s) and s[pos] in OPEN_BRACKETS and names.exact_at(ix, s, pos)[0] is None:
+        pos = skip_separators(s, pos + 1)
     for _ in range(3):
         m = _FILLER.match(s, pos)
         if not m or names.exact_at(ix, s, pos)[0] is not None:
@@ -135,6 +142,8 @@ def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
     if pos >= len(s) or s[pos] in V.CLAUSE_BREAKS:
         return None
     exact, bad_seat_end = names.exact_at(ix, s, pos)
+    if exact is None and s[pos] in OPEN_BRACKETS:
+        return read_one(ix, s, skip_separators(s, pos + 1), self_words, sender_seat, loose)
     post_end = names.post_number_at(s, pos)
     if post_end > 0 and (exact is None or exact.end < post_end):
         return PostNumber(pos, post_end)
@@ -188,6 +197,8 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
     while many and len(out) < LIST_CAP:
         m = _LIST_SEP.match(s, end)
         q = m.end() if m else end
+        if m and "[/" in m.group():
+            break  # the end of a vote tag ([vote]X[/vote])
         strong = bool(m and _STRONG_SEP.search(m.group()))
         if _TRAILING.match(s, q):
             break
