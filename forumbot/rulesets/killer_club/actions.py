@@ -165,8 +165,25 @@ def _target(order: Order | None) -> Standing | None:
 
 
 def _team_check(rs: KillerClub, seat: int) -> Standing | None:
-    """The team's check tonight (one a night per team: 「警察互相知道身份」; the helper alone)."""
-    return _target(rs.night.once(f"check:{rs.game.player(seat).role}"))
+    """The team's check tonight (one a night per team: 「警察互相知道身份」; the helper alone), with its answer
+    ("killer" / "not_killer") once he has been told it: the police at once, the helper once the killers have
+    ordered the kill (「殺助在每輪殺手暗殺后可以密語向法官指認一人」; before that: "waiting")."""
+    g = rs.game
+    role = g.player(seat).role
+    order = rs.night.once(f"check:{role}")
+    if order is None:
+        return None
+    if role == HELPER and rs.helper_waiting is not None:
+        return Standing((order.target,), note="waiting")
+    return Standing((order.target,), note="killer" if g.player(order.target).role == KILLER else "not_killer")
+
+
+def _asked(rs: KillerClub, seat: int) -> Standing | None:
+    """The nurse's question tonight, with the answer she was told at once ("police" / "not_police")."""
+    order = rs.night.once("ask")
+    if order is None:
+        return None
+    return Standing((order.target,), note="police" if rs.game.player(order.target).role == POLICE else "not_police")
 
 
 def _ballot(rs: KillerClub, seat: int) -> Standing | None:
@@ -193,7 +210,7 @@ ACTIONS = (
            owes=lambda rs, seat: rs.game.player(seat).role == POLICE and rs.night.once("check:police") is None),
     Action("ask", ("ask",), _ask, phases=("night",), roles=(NURSE,), targets=(*_HEAD, not_self("ask_self")),
            again="refused", already=_already_asked, checks=(_ask_before_save,),
-           standing=lambda rs, seat: _target(rs.night.once("ask"))),
+           standing=_asked),
     Action("save", ("save",), _save, phases=("night",), roles=(NURSE,),
            targets=(*_HEAD, named("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
            standing=lambda rs, seat: _target(rs.night.of(NURSE)), owes=lambda rs, seat: rs.night.of(NURSE) is None,

@@ -1,0 +1,34 @@
+"""killer_club: the police's, the helper's and the nurse's ``status`` shows the answer each was told
+(findings of a newcomer's trial, item 22), never before he was told it: the helper's waits for the kill."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from forumbot.render import Renderer
+from tests.engine.killer_club_helpers import play, replies_to
+
+
+def _statuses(name: str, result: Any) -> list[Any]:
+    return [r for r in replies_to(result, name) if r.key == "killer_club/status"]
+
+
+def _line(reply: Any, action: str) -> dict[str, Any]:
+    return next(a for a in reply.data["actions"] if a["action"] == action)
+
+
+def test_check_and_ask_answers_in_status() -> None:
+    night = [["D", "验 A"], ["D", "状态"], ["G", "验 E"], ["G", "状态"], ["A", "杀 I"], ["G", "状态"],
+             ["H", "问 E"], ["H", "状态"]]
+    result = play([{"phase": "night", "messages": night}])
+    police, = _statuses("D", result)
+    helper_before, helper_after = _statuses("G", result)
+    nurse, = _statuses("H", result)
+    assert _line(police, "check")["note"] == "killer"
+    assert _line(helper_before, "check")["note"] == "waiting"  # not told yet: the kill comes first
+    assert _line(helper_after, "check")["note"] == "not_killer"
+    assert _line(nurse, "ask")["note"] == "police"
+    texts = {loc: Renderer(loc, "markdown").render(police.key, police.data) for loc in ("zh-Hans", "zh-Hant", "en")}
+    assert "（是杀手）" in texts["zh-Hans"] and "（是殺手）" in texts["zh-Hant"] and "(a killer)" in texts["en"]
+    waiting = Renderer("en", "markdown").render(helper_before.key, helper_before.data)
+    assert "Checked tonight: E (you get the answer once the killers have given their order)." in waiting
