@@ -54,3 +54,20 @@ def test_a_dead_players_question_is_told_only_that_he_is_out() -> None:
     for locale, words in (("en", "You are out of the game"), ("zh-Hans", "你已经出局"), ("zh-Hant", "你已經出局")):
         text = _text(reply, locale)
         assert words in text and "vote" not in text and "投" not in text
+
+
+def test_status_shows_the_deadline_and_that_he_has_nothing_to_do() -> None:
+    # killer_club night 1: I is a civilian (nothing to do at night), D police (a check to send)
+    result = kc.play([{"phase": "night", "messages": [["I", "状态"], ["D", "状态"]]}])
+    civilian, police = _last(result, "I", "killer_club/status"), _last(result, "D", "killer_club/status")
+    when = {"en": "Dec 3 20:00", "zh-Hans": "12月3日 20:00", "zh-Hant": "12月3日 20:00"}
+    lines = {"en": ("Nothing for you to do now.", "Deadline: **Dec 3 20:00**."),
+             "zh-Hans": ("你现在没有要做的事。", "截止时间：**12月3日 20:00**。"),
+             "zh-Hant": ("你現在沒有要做的事。", "截止時間：**12月3日 20:00**。")}
+    for locale, (idle, deadline) in lines.items():
+        renderer = Renderer(locale, "markdown")
+        text = renderer.render(civilian.key, civilian.data, deadline=when[locale])
+        assert idle in text and deadline in text
+        text = renderer.render(police.key, police.data, deadline=when[locale])
+        assert idle not in text and deadline in text
+        assert idle in renderer.render(civilian.key, civilian.data)  # no deadline known: still the idle line
