@@ -667,7 +667,7 @@ class Bot:
         (a night kill naming two players seconds after the day closed) is about the new phase: calling it late
         would mislead."""
         reason = reply.get("reason")
-        if not reason:
+        if not reason or reason == "you_are_out":  # out of the game: the one reason, whatever the timing
             return False
         closed = self.timing.last_closed
         if reason in _WINDOW_REASONS or (closed is not None and self.game.phases[closed].kind == self.game.phase.kind):

@@ -211,6 +211,25 @@ def test_a_new_phase_command_refused_for_its_own_reason_just_after_a_deadline_is
     assert [m.body for m in s.forum.pms_to("J") if "late" in m.body]
 
 
+def test_a_dead_players_late_command_gets_one_reply_that_he_is_out(tmp_path):
+    """Killed in the night, J votes just after the night's deadline: he is told he is out, not also that the
+    night closed (findings of a newcomer's trial, item 20)."""
+    s = make_season(tmp_path, KC, KC_ROLES, ruleset="killer_club")
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()  # the prologue closes: night 1
+    s.forum.player_pm("A", "kill J")
+    s.clock.advance(2)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=5)
+    s.forum.player_pm("J", "vote A")
+    s.clock.advance(2)
+    s.bot.cycle()
+    assert not s.bot.game.player(10).alive
+    [reply] = [m.body for m in s.forum.pms_to("J") if "vote" in m.body and "welcome" not in m.body.lower()]
+    assert "out" in reply and "late" not in reply and "closed" not in reply, reply
+
+
 # --- the organiser sees thread commands and straddling messages in `forumbot status` (9.5, 15.1) -------------
 def test_status_lists_thread_commands_and_messages_around_a_deadline(tmp_path, monkeypatch):
     s, _ = _late_ballot(tmp_path)
