@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from forumbot.engine.actions import Channel, act, example
+from forumbot.engine.actions import Channel, act, example, judge
 from forumbot.engine.events import (
     CommandInThread,
     DeadlineExtended,
@@ -344,8 +344,11 @@ class Game:
             if isinstance(parsed, Command) and parsed.verb not in ORGANISER_VERBS:
                 if not self.ruleset.reads_in_thread(parsed.verb):  # unvote and no lynch go where votes go
                     out.events.append(CommandInThread(seat, self.name(seat), parsed.verb))
+                    # a vote after a first vote that stands: sending it by PM would change nothing either
+                    refusal = judge(self.ruleset, seat, parsed)[1] if self.ruleset.actions else None
                     self.reply(seat, "common/command_in_thread", out, verb=parsed.verb,
-                               targets=self.names(parsed.targets), number=parsed.number)
+                               targets=self.names(parsed.targets), number=parsed.number,
+                               vote_stands=refusal is not None and refusal.reason == "already_voted")
                 elif self.paused:
                     self.reply(seat, "common/paused", out, verb=parsed.verb)
                     return

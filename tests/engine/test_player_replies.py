@@ -71,3 +71,16 @@ def test_status_shows_the_deadline_and_that_he_has_nothing_to_do() -> None:
         text = renderer.render(police.key, police.data, deadline=when[locale])
         assert idle not in text and deadline in text
         assert idle in renderer.render(civilian.key, civilian.data)  # no deadline known: still the idle line
+
+
+def test_a_thread_vote_after_a_first_vote_that_stands_is_not_sent_to_the_pm() -> None:
+    """A ``##vote`` in the thread by a player whose first vote stands (findings, item 23): no advice to send it
+    by private message, which would change nothing; a player who has not voted yet is still advised to."""
+    result = sun.play([{"phase": "vote", "messages": [["A", "投 B"]], "posts": [["A", "##vote D"], ["E", "##vote D"]]}])
+    voted, fresh = _last(result, "A", "common/command_in_thread"), _last(result, "E", "common/command_in_thread")
+    assert voted.data["vote_stands"] and not fresh.data["vote_stands"]
+    for locale, advice, stands in (("en", "by private message if you meant it", "Your first vote stands"),
+                                   ("zh-Hans", "请用短消息重新发送", "不能改票"), ("zh-Hant", "請用短訊息重新發送", "不能改票")):
+        text = _text(voted, locale)
+        assert stands in text and advice not in text
+        assert advice in _text(fresh, locale)
