@@ -32,3 +32,12 @@ def test_check_and_ask_answers_in_status() -> None:
     assert "（是杀手）" in texts["zh-Hans"] and "（是殺手）" in texts["zh-Hant"] and "(a killer)" in texts["en"]
     waiting = Renderer("en", "markdown").render(helper_before.key, helper_before.data)
     assert "Checked tonight: E (you get the answer once the killers have given their order)." in waiting
+
+
+def test_the_nurses_help_says_the_question_comes_before_the_save() -> None:
+    """The nurse's help (findings of a newcomer's trial, item 11): 「save me」 then 「ask erin」 is refused, so the
+    help says the order."""
+    result = play([{"phase": "night", "messages": [["H", "帮助"]]}])
+    [reply] = [r for r in replies_to(result, "H") if r.key == "killer_club/help"]
+    texts = {loc: Renderer(loc, "markdown").render(reply.key, reply.data) for loc in ("zh-Hans", "zh-Hant", "en")}
+    assert "救人之前问" in texts["zh-Hans"] and "救人之前問" in texts["zh-Hant"] and "ask before you save" in texts["en"]
