@@ -58,6 +58,9 @@ class Ruleset:
     #: the engine code it uses) can make the same inputs decide differently; a season judged by another version
     #: is not resumed silently (docs/runtime.md § Versions)
     rules_version: ClassVar[str] = "1"
+    #: whether the rulebook counts its rounds as nights and days (「第 1 夜」「第 1 天」): the replies that name a
+    #: phase by its round (a refusal, a late message, a reminder) then use the words of its thread posts
+    day_rounds: ClassVar[bool] = False
 
     def __init__(self, game: Game, params: _Params) -> None:
         self.game = game
@@ -125,7 +128,7 @@ class Ruleset:
         g = self.game
         out.events.append(Rejected(seat, cmd.verb, reason))
         g.reply(seat, f"{self.id}/rejected", out, verb=cmd.verb, reason=reason, phase=g.phase.kind,
-                round=g.phase.round, **data)
+                round=g.phase.round, day_rounds=self.day_rounds, **data)
 
     def open_vote(self) -> Vote | None:
         """The vote now being cast, by private message or in the thread, or None. Default: the

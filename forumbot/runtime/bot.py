@@ -596,7 +596,8 @@ class Bot:
                 name = self.game.name(seat)
                 ref = f"r{pid}.{index}.{seat}"
                 rows.append(self._pm_row(f"{self.store.season_id}:remind:{pid}:{index}:{seat}", name, ref,
-                                         "common/reminder", {"phase": phase.kind, "round": phase.round}))
+                                         "common/reminder", {"phase": phase.kind, "round": phase.round,
+                                                             "day_rounds": self.game.ruleset.day_rounds}))
         self.store.queue(rows, {"reminded": done})
         if rows:
             log.info("reminders queued (phase %d)", pid)  # who has not acted yet is private: DEBUG only
@@ -638,6 +639,7 @@ class Bot:
             closed = self.game.phases[self.timing.last_closed]
             late_note = self._render("common/late", {
                 "closed_phase": closed.kind, "closed_round": closed.round, "straddled": straddled,
+                "day_rounds": self.game.ruleset.day_rounds,
                 "closed_at": format_local(self.timing.last_deadline, self.config.tz, self.config.locale)}).strip()
         rows: list[OutboxRow] = []
         need_thread = self.thread_id is None and not self.store.outbox()

@@ -41,3 +41,21 @@ def test_the_nurses_help_says_the_question_comes_before_the_save() -> None:
     [reply] = [r for r in replies_to(result, "H") if r.key == "killer_club/help"]
     texts = {loc: Renderer(loc, "markdown").render(reply.key, reply.data) for loc in ("zh-Hans", "zh-Hant", "en")}
     assert "救人之前问" in texts["zh-Hans"] and "救人之前問" in texts["zh-Hant"] and "ask before you save" in texts["en"]
+
+
+def test_replies_name_nights_and_days_as_the_thread_does() -> None:
+    """killer_club's replies say 「第 1 夜」「第 1 天投票」 as its thread posts do, not 「第 1 輪夜晚」 (findings of a
+    newcomer's trial, item 12); sunlight keeps its rounds."""
+    result = play([{"phase": "night", "messages": [["I", "投 A"]]}, {"phase": "vote", "messages": [["D", "验 A"]]}])
+    [night] = [r for r in replies_to(result, "I") if r.key == "killer_club/rejected"]
+    [day] = [r for r in replies_to(result, "D") if r.key == "killer_club/rejected"]
+    hant = Renderer("zh-Hant", "markdown")
+    assert "現在是第 1 夜，" in hant.render(night.key, night.data)
+    assert "現在是第 1 天投票，" in hant.render(day.key, day.data)
+    assert "this is night 1" in Renderer("en", "markdown").render(night.key, night.data)
+    for key, data in (("common/late", {"closed_phase": "night", "closed_round": 1, "closed_at": "20:00", "straddled": False}),
+                      ("common/reminder", {"phase": "vote", "round": 2})):
+        text = Renderer("zh-Hans", "markdown").render(key, {**data, "day_rounds": True})
+        assert "轮夜晚" not in text and "轮投票" not in text and ("第 1 夜" in text or "第 2 天投票" in text), text
+        assert "第 2 轮投票" in Renderer("zh-Hans", "markdown").render("common/reminder", {"phase": "vote", "round": 2,
+                                                                                     "day_rounds": False})

@@ -36,6 +36,7 @@ class InterviewVampire(Ruleset):
     """The interview_vampire ruleset (see the module docstring)."""
 
     id = "interview_vampire"
+    day_rounds = True  # 「第 1 夜」「第 1 天」
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = InterviewVampireParams
     roles: ClassVar[dict[str, str]] = ROLES

@@ -48,6 +48,7 @@ class KillerClub(Ruleset):
     """The killer_club ruleset (see the module docstring)."""
 
     id = "killer_club"
+    day_rounds = True  # 「第 1 夜」「第 1 天」
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = KillerClubParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)
