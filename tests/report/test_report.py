@@ -206,3 +206,14 @@ def test_secret_votes_are_in_the_full_report_only():
     assert not any(v["secret"] for v in public["votes"]) and all(v["kind"] != "exorcism" for v in public["votes"])
     crimes, _ = report(raw("interview_vampire_full_game"))
     assert any(v["kind"] == "crime" for v in crimes["votes"])
+
+
+@pytest.mark.parametrize("locale,killer,successor,other", [("zh-Hans", "凶手", "接任凶手", "杀手"),
+                                                            ("zh-Hant", "兇手", "接任兇手", "殺手")])
+def test_the_sunlight_report_uses_the_games_terms(locale, killer, successor, other):
+    """《阳光下的罪恶》 says 凶手 and 接任凶手, not 杀手 and 成为杀手的继任者 (findings of a newcomer's trial, item 12)."""
+    t_raw = raw("sunlight_worked_example")
+    t_raw["locale"] = locale
+    _, html = report(t_raw)
+    assert f"<td>{killer}</td>" in html and successor in html
+    assert f"<td>{other}</td>" not in html and "继任者" not in html and "繼任者" not in html
