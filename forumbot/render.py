@@ -173,8 +173,13 @@ class Renderer:
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
         """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""
         template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
-        text = template.render({**context, **data}).strip() + "\n"
+        # at most one blank line between paragraphs: a template's optional parts (and a table's own blank line
+        # after one) never leave a run of empty lines in a post
+        text = _BLANK_LINES.sub("\n\n", template.render({**context, **data}).strip()) + "\n"
         return gbk_safe(text) if self.gbk else text
+
+
+_BLANK_LINES = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
 @cache

@@ -109,6 +109,7 @@ def test_every_output_renders(locale, markup):
     for o in outputs():
         text = renderer.render(o.key, o.data)
         assert text.strip(), o.key
+        assert "\n\n\n" not in text, f"{o.key}: a run of blank lines"  # at most one (newcomer's trial, item 13)
         keys.add(o.key)
     for key in keys:  # runtime context (deadlines) is optional in every template
         assert renderer.render(key, next(o.data for o in outputs() if o.key == key), deadline="2026-12-01 20:00 CST")
