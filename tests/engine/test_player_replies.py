@@ -84,3 +84,14 @@ def test_a_thread_vote_after_a_first_vote_that_stands_is_not_sent_to_the_pm() ->
         text = _text(voted, locale)
         assert stands in text and advice not in text
         assert advice in _text(fresh, locale)
+
+
+def test_the_english_witch_prompt_wording() -> None:
+    """vampire_village's witch prompt in English (findings of a newcomer's trial, item 14): "save judy" to save
+    them (whoever the victim is), and how many of each potion are left."""
+    text = Renderer("en", "markdown").render("vampire_village/prompt", {
+        "kind": "witch", "round": 1, "victim": "judy", "save": True, "poison": True})
+    assert 'Send "save judy" to save them, or "poison NAME"' in text and "antidote: 1 left, poison: 1 left" in text
+    used = Renderer("en", "markdown").render("vampire_village/prompt", {
+        "kind": "witch", "round": 2, "victim": None, "save": False, "poison": True})
+    assert "antidote: used, poison: 1 left" in used
