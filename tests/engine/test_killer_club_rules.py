@@ -492,4 +492,4 @@ def test_status_shows_each_open_action_with_the_team_order_and_what_is_still_owe
         ("ask", True, ["D"], False), ("save", False, [], True)]
     assert status["I"]["actions"] == [] and status["I"]["role"] == "civilian"
     text = Renderer("en").render("killer_club/status", status["H"])
-    assert "Asked tonight: D." in text and "Saving tonight: not yet" in text
+    assert "Asked tonight: D (police)." in text and "Saving tonight: not yet" in text  # the answer she was told

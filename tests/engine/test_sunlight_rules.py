@@ -373,7 +373,7 @@ def test_dead_killer_is_told_he_is_out():
 def test_command_posted_in_thread_is_not_counted_and_the_player_is_told():
     r = play([{"phase": "vote", "posts": [["A", "投 B 李四"], ["A", "投 B D"], ["B", "我觉得 A 很可疑"], ["D", "状态"]]}])
     told = [x for x in replies_to(r, "A") if x.key == "common/command_in_thread"]
-    assert len(told) == 2 and told[1].data == {"verb": "vote", "targets": ["B", "D"], "number": None}
+    assert len(told) == 2 and told[1].data == {"verb": "vote", "targets": ["B", "D"], "number": None, "vote_stands": False}
     assert not [x for x in replies_to(r, "B") if x.key == "common/command_in_thread"]  # discussion: no reply
     assert [x.data["verb"] for x in replies_to(r, "D") if x.key == "common/command_in_thread"] == ["status"]
     assert ruleset(r).s.votes[0].ballots == []  # nothing counted
