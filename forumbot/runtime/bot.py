@@ -667,11 +667,17 @@ class Bot:
         the same kind (a run-off after a vote), or a command the sender cannot give in the new phase (a ballot
         after the vote closed, whatever the refusal says). A command of the new phase refused for its own reason
         (a night kill naming two players seconds after the day closed) is about the new phase: calling it late
-        would mislead."""
+        would mislead. A player out of the game is told only that unless his command was one of the closed
+        phase (a ballot sent just after the vote that put him out): a day vote from a player killed in the
+        night just closed gets one reply, that he is out."""
         reason = reply.get("reason")
-        if not reason or reason == "you_are_out":  # out of the game: the one reason, whatever the timing
+        if not reason:
             return False
         closed = self.timing.last_closed
+        if reason == "you_are_out":
+            kind = self.game.phases[closed].kind if closed is not None else None
+            return any(reply.get("verb") in a.verbs and (a.phases is None or kind in a.phases)
+                       for a in self.game.ruleset.actions)
         if reason in _WINDOW_REASONS or (closed is not None and self.game.phases[closed].kind == self.game.phase.kind):
             return True
         verb, seat = reply.get("verb"), self.game.seat_of(sender)
