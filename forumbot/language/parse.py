@@ -62,7 +62,7 @@ from forumbot.language.types import Command, NameReading, ParseError, Roster
 #: The version of the command language (this parser and its vocabulary, names, numbers, frames), recorded in
 #: each season: bumped by hand when a change can read a message differently (another command, target or error).
 #: A season judged by another version is not resumed silently (docs/runtime.md § Versions).
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _COMPLETE, _BARE, _ERROR = 3, 2, 1
 quiet_mark = "\x00"  # ``written`` of an error not worth building yet (see _Reader.error)
