@@ -127,3 +127,17 @@ def test_sunlight_ended_after_a_vote_round_is_decided_by_the_index_so_far():
     r = play([{"messages": [["张三", "投 王五"], ["李四", "投 王五 alice"]]}, {"organiser": [["Judge", "结束游戏"]]}],
              players=PLAYERS, killer="王五", organisers=["Judge"])
     assert r.game.finished and r.game.winner == "good"  # 6 of 8 ballot points on the killer
+
+
+@pytest.mark.parametrize("ruleset", ["killer_club", "human_kill", "interview_vampire"])
+@pytest.mark.parametrize("locale,lost", [("en", "lost"), ("zh-Hans", "负"), ("zh-Hant", "負")])
+def test_a_game_ended_without_a_winner_calls_nobody_lost(ruleset, locale, lost):
+    """The organiser's ``end`` mid-game gives no winner in these rulesets: the final table says "—", not that
+    every player lost."""
+    g = Game(Setup(ruleset=ruleset, players=tuple(f"P{i}" for i in range(1, 14)), organisers=("Judge",), seed=1))
+    g.start()
+    step = g.apply(Message("Judge", "end", "pm"))
+    final = next(p for p in step.posts if p.key == f"{ruleset}/final")
+    assert g.finished and g.winner is None
+    table = Renderer(locale, "markdown").render(final.key, final.data)
+    assert "| —" in table and f"| {lost} |" not in table
