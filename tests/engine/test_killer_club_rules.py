@@ -493,3 +493,17 @@ def test_status_shows_each_open_action_with_the_team_order_and_what_is_still_owe
     assert status["I"]["actions"] == [] and status["I"]["role"] == "civilian"
     text = Renderer("en").render("killer_club/status", status["H"])
     assert "Asked tonight: D (police)." in text and "Saving tonight: not yet" in text  # the answer she was told
+
+
+def test_a_nurse_who_saved_without_asking_is_no_longer_offered_the_question():
+    """The question comes before the save: once she has saved without asking, help and status no longer offer
+    it, and it is refused; asked first, a second question repeats the first answer as before."""
+    r = play([[["H", "救 I"], ["H", "帮助"], ["H", "状态"], ["H", "问 D"]]])
+    night = r.phases[1].step.replies
+    help_ = next(x for x in night if x.to == "H" and x.key == "killer_club/help")
+    status = next(x for x in night if x.to == "H" and x.key == "killer_club/status")
+    assert help_.data["verbs"] == ["save", "status", "help"]
+    assert [a["action"] for a in status.data["actions"]] == ["save"]
+    assert reasons(r, "H") == ["ask_after_save"]
+    r = play([[["H", "问 D"], ["H", "救 I"], ["H", "问 E"]]])
+    assert reasons(r, "H") == ["already_asked"]

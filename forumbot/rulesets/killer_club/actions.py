@@ -50,8 +50,10 @@ def _already_asked(rs: KillerClub, seat: int, cmd: Command) -> Refusal | None:
 
 
 def _ask_before_save(rs: KillerClub, seat: int, cmd: Command) -> Refusal | None:
-    """The nurse may not ask once she has saved someone tonight."""
-    return Refusal("ask_after_save") if rs.night.of(NURSE) is not None else None
+    """The nurse may not ask once she has saved someone tonight without asking (a gate: her help and status
+    no longer offer the question then; once she has asked, a second question is told the first answer)."""
+    night = rs.night
+    return Refusal("ask_after_save") if night.of(NURSE) is not None and night.once("ask") is None else None
 
 
 def _already_voted(rs: KillerClub, seat: int, cmd: Command) -> Refusal | None:
@@ -209,7 +211,7 @@ ACTIONS = (
            again="refused", already=_already_checked, standing=_team_check,
            owes=lambda rs, seat: rs.game.player(seat).role == POLICE and rs.night.once("check:police") is None),
     Action("ask", ("ask",), _ask, phases=("night",), roles=(NURSE,), targets=(*_HEAD, not_self("ask_self")),
-           again="refused", already=_already_asked, checks=(_ask_before_save,),
+           again="refused", already=_already_asked, gates=(_ask_before_save,),
            standing=_asked),
     Action("save", ("save",), _save, phases=("night",), roles=(NURSE,),
            targets=(*_HEAD, named("repeat_save", lambda rs, seat, t: not rs.night.repeats(NURSE, t))),
