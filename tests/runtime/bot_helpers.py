@@ -17,6 +17,32 @@ from forumbot.runtime.bot import Bot
 from forumbot.runtime.store import make_engine
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def cli_season(name: str, players: list[str]) -> str:
+    """A sunlight season file for the command-line tests: ``players`` (the third is the killer), organiser
+    "Org", an unreachable forum, starting at :data:`T0` with 60 s phases."""
+    roster = ", ".join(f'"{p}"' for p in players)
+    return f'''name = "{name}"
+ruleset = "sunlight"
+locale = "en"
+time_zone = "UTC"
+players = [{roster}]
+roles = {{ "{players[2]}" = "killer" }}
+organisers = ["Org"]
+[forum]
+base_url = "http://127.0.0.1:1"
+username = "judge"
+password_env = "NOPE"
+forum_id = 1
+[schedule]
+start = {T0.replace(tzinfo=None).isoformat()}
+default = "60s"
+grace = "1s"
+reminders = []
+'''
+
+
 EXAMPLE = Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot_helpers import T0, Clock
+from bot_helpers import Clock, cli_season
 from typer.testing import CliRunner
 
 from forumbot.cli import app
@@ -10,24 +10,7 @@ from forumbot.config import load_config
 from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.bot import Bot
 
-SEASON = f'''name = "cli"
-ruleset = "sunlight"
-locale = "en"
-time_zone = "UTC"
-players = ["A", "B", "C", "D", "E"]
-roles = {{ "C" = "killer" }}
-organisers = ["Org"]
-[forum]
-base_url = "http://127.0.0.1:1"
-username = "judge"
-password_env = "NOPE"
-forum_id = 1
-[schedule]
-start = {T0.replace(tzinfo=None).isoformat()}
-default = "60s"
-grace = "1s"
-reminders = []
-'''
+SEASON = cli_season("cli", ["A", "B", "C", "D", "E"])
 
 
 def test_status_and_organiser_commands(tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ forum's markup, and a finished season whose file was edited is called over, not 
 from __future__ import annotations
 
 import pytest
-from bot_helpers import T0, Clock
+from bot_helpers import Clock, cli_season
 from typer.testing import CliRunner
 
 from forumbot.cli import app
@@ -14,24 +14,7 @@ from forumbot.forums.memory import MemoryForum
 from forumbot.render import escape
 from forumbot.runtime.bot import Bot
 
-SEASON = f'''name = "terminal"
-ruleset = "sunlight"
-locale = "en"
-time_zone = "UTC"
-players = ["A_1", "B", "C", "D", "E"]
-roles = {{ "C" = "killer" }}
-organisers = ["Org"]
-[forum]
-base_url = "http://127.0.0.1:1"
-username = "judge"
-password_env = "NOPE"
-forum_id = 1
-[schedule]
-start = {T0.replace(tzinfo=None).isoformat()}
-default = "60s"
-grace = "1s"
-reminders = []
-'''
+SEASON = cli_season("terminal", ["A_1", "B", "C", "D", "E"])
 
 
 def _season(tmp_path, monkeypatch):
