@@ -218,6 +218,18 @@ class Bot:
         prefix = f"{self.store.season_id}:{seq}:"
         return [r for r in self.store.outbox(statuses) if r.key.startswith(prefix) and r.kind in ("post", "thread")]
 
+    def held(self, row: OutboxRow) -> bool:
+        """Whether outbox ``row`` must wait before its next attempt for a reason of the game's clock (not of the
+        forum): delivery skips it, and the rows behind it to the same destination, in this pass. False: it may go."""
+        return False
+
+    def body_for(self, row: OutboxRow) -> str:
+        """The text to send for outbox ``row``, fixed by delivery right before each attempt (a post that opens a
+        phase names the deadline it really has: :meth:`post_body`)."""
+        if row.kind in ("post", "thread"):
+            return self.post_body(row)
+        return row.body
+
     def post_body(self, row: OutboxRow) -> str:
         """The text to send for post or thread ``row``, called by delivery right before each attempt. The
         last post of the input that opened a phase fixes how late the phase really started: beyond

@@ -135,6 +135,9 @@ class Delivery:
                 if found is not None:
                     self._sent(row, found)
                     continue
+            if self.bot.held(row):
+                blocked.add(dest)  # the game's clock holds it (its phase is not visible yet)
+                continue
             if row.kind == "pm" and self._pms_held():
                 blocked.add(dest)  # the account's conversations-a-day limit, reached by another season
                 continue
@@ -250,11 +253,11 @@ class Delivery:
 
     def _send(self, row: OutboxRow) -> int | SentMessage:
         if row.kind == "pm":
-            return self.forum.send_pm(row.recipient, row.subject, row.body,
+            return self.forum.send_pm(row.recipient, row.subject, self.bot.body_for(row),
                                       conversation_id=self._conversation(row.recipient))
         if row.kind == "thread":
             forum_id = self.bot.config.forum.forum_id
-            thread_id = self.forum.create_thread(forum_id, row.subject, self.bot.post_body(row))
+            thread_id = self.forum.create_thread(forum_id, row.subject, self.bot.body_for(row))
             self.bot.thread_id = thread_id
             self.store.set_thread(thread_id)
             return thread_id
@@ -264,7 +267,7 @@ class Delivery:
             return row.forum_ref
         thread_id = self.bot.thread_id
         assert thread_id is not None  # posts wait for the thread (run)
-        body = self.bot.post_body(row)
+        body = self.bot.body_for(row)
         images = self._images(row, thread_id)
         if images:
             assert isinstance(self.forum, ImageForum)  # _images uploads only to one
