@@ -89,6 +89,10 @@ class OutboxRow(SQLModel, table=True):
     superseded (a refused edit replaced by a newer one). ``kind`` "edit": new text for the judge's post
     ``forum_ref`` (a running vote count).
     ``conversation_id``: the forum's conversation a sent private message is in.
+    ``last_attempt_at``: when the last attempt was claimed (just before its request); ``gave_up_at``: when
+    the bot gave up on that attempt (its request timed out, or the answer was neither the result nor a
+    refusal; None while it runs, after an answer, and when the process died during it): the forum's
+    request horizon counts from it (:mod:`forumbot.runtime.delivery`).
     ``image_json``: a picture to attach to the post (a vote round's chart data, drawn when it is sent;
     None: text only); ``image_ref``: the forum's id of the uploaded picture, stored before the post is
     written so an attempt after a crash names the same upload (0: the post goes without the picture)."""
@@ -109,6 +113,7 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime(timezone=True))
     last_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
+    gave_up_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     next_attempt_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))  # a failed row's retry
     sent_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))
     image_json: str | None = Field(default=None, sa_type=Text)
@@ -411,6 +416,27 @@ class Store:
                 setattr(row, k, v)
             s.add(row)
             self._commit(s)
+
+    def claim_outbox(self, row: OutboxRow, at: datetime) -> bool:
+        """Claim ``row`` for an attempt at ``at`` (status ``sending``, one attempt more, ``last_attempt_at``
+        ``at``, ``gave_up_at`` cleared), only if it is still as it was read: the same status and number of
+        attempts (a compare-and-set, with the store's :attr:`guard` in the same transaction). False, and
+        nothing written, when another process claimed, sent or settled it since: the caller must not send
+        it. Raises what the guard raises (``forumbot serve``: a lost lease)."""
+        from sqlalchemy import update
+
+        assert row.id is not None  # a stored outbox row
+        with Session(self.engine, expire_on_commit=False) as s:
+            changed = s.connection().execute(
+                update(OutboxRow).where(col(OutboxRow.id) == row.id, col(OutboxRow.status) == row.status,
+                                        col(OutboxRow.attempts) == row.attempts)
+                .values(status="sending", attempts=row.attempts + 1, last_attempt_at=at, gave_up_at=None)
+            ).rowcount
+            if changed != 1:
+                s.rollback()
+                return False
+            self._commit(s)
+        return True
 
     def set_body_and_cursor(self, row_id: int, body: str, name: str, value: Any) -> None:
         """Store the text an outbox row is about to be sent with, and a cursor, in one transaction."""
