@@ -1,17 +1,36 @@
 """Delivering the outbox: in order per destination, at the forum's pace, between reads, and never twice.
 
-- **Order.** Rows go out in the order they were queued, per destination: the thread (posts, the new
-  thread) and each recipient of private messages. A row that cannot go yet holds back only the rows
-  behind it to the same destination.
+- **Order: the thread first.** Rows to one destination — the thread (the new thread, posts, edits) or one
+  recipient of private messages — go out in the order they were queued. Across destinations the thread
+  comes first: a post that opens or closes a phase never waits behind replies and reminders queued before
+  it, so a result post is on the forum within a poll interval, the grace and one write interval of its
+  deadline however many replies wait. Private messages follow in the order they were queued. A row that
+  cannot go yet holds back only the rows behind it to its destination. After every write the outbox is
+  looked at again from the top, so a row queued meanwhile or let go by :meth:`Bot.held` because of what was
+  just sent (the prologue's thread waits for the role PMs) goes in the same run while time remains.
 - **Pace.** The adapter says how long the next write must wait (:meth:`Forum.write_wait_seconds`,
   counted from the answer to the previous write: Discuz! needs 16 s). Delivery waits that long only
   when the wait ends before the next read is due (``until``); otherwise it stops and the next cycle
   goes on after reading the forum. Reading and deadlines therefore never wait for the outbox.
 - **Uncertain writes.** A write that got no answer, or an answer that is neither the result nor a
   refusal (:class:`WriteUncertain`, or any other forum error during the write), may still be performed
-  by the forum. The row stays ``sending``; it is looked for on the forum only once the forum's request
-  horizon (``request_horizon_seconds`` of the adapter) has passed since the attempt, and sent again only
-  if it is not there. A refused row (``failed``) is looked for the same way before each retry.
+  by the forum. The row stays ``sending`` and the moment the bot gave up on it is stored (``gave_up_at``);
+  it is looked for on the forum only once the forum's request horizon (``request_horizon_seconds`` of the
+  adapter) has passed since that moment, and sent again only if it is not there. A row found ``sending``
+  with no such moment (the process died during the request, or the worker that claimed it did) waits the
+  claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`) plus the horizon. A refused
+  row (``failed``) is looked for the same way before each retry.
+- **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
+  only its destination wait, and that destination backs off: 10 s, then twice as long after each failure
+  in a row, at most 5 minutes (:data:`DEST_BACKOFF_SECONDS`), and while it waits the other destinations go
+  on; a recipient that failed lately comes after the others. The forum as a whole is held back only when
+  it says so (HTTP 429, or 503 with ``Retry-After``: :class:`RateLimited`), or for the rest of one run
+  when :data:`MAX_TROUBLES` checks or writes to different destinations fail in a row with no answer
+  between them (a forum that is down costs three requests a cycle, not one a destination).
+- **Claims are fenced.** A row is claimed (``sending``) by a compare-and-set on its status and attempts as
+  read (:meth:`Store.claim_outbox`, under ``forumbot serve`` in the transaction that checks the lease):
+  when two processes judge one season, only one claims a row and only the claimer sends it; the other
+  skips it.
 - **Edits.** An ``edit`` row replaces the text of the judge's post ``forum_ref`` (a running vote count).
   An uncertain edit is simply done again after the horizon: writing the same text twice changes nothing.
   An edit the forum refuses (NotFound, NotAllowed: a post too old to edit) becomes a new post.
@@ -58,8 +77,18 @@ log = logging.getLogger("forumbot")
 MAX_ATTEMPTS = 5
 #: attempts at a row refused by a quota that frees up with time (a daily conversation limit)
 MAX_QUOTA_ATTEMPTS = 72
-#: uncertain writes in one run after which delivery waits for the next cycle (the forum is struggling)
+#: failed checks or uncertain writes in a row (no forum answer between them, each to another destination)
+#: after which the run ends: the forum fails whatever is asked, so the rest waits for the next cycle
 MAX_TROUBLES = 3
+#: a destination whose check or write failed waits this long before the next try, doubled at each failure
+#: in a row...
+DEST_BACKOFF_SECONDS = 10.0
+#: ...up to this
+MAX_DEST_BACKOFF_SECONDS = 300.0
+#: the request timeout of an HTTP adapter that does not say (the forum settings' ``timeout_seconds``)
+DEFAULT_TIMEOUT_SECONDS = 20.0
+# what one try at a row did (Delivery._attempt)
+_DONE, _HELD, _STUCK, _STOP = object(), object(), object(), object()
 #: a BBCode tag ([b], [/table], [color=red], [*]): not part of the text a forum shows
 _BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.I)
 #: the request horizon of an adapter that does not say
@@ -81,6 +110,10 @@ class Delivery:
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
         self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
         self._done_this_run = 0
+        self._streak = 0  # failed checks and writes in a row in this run, with no forum answer between them
+        #: destination -> (failures in a row, no new try before): a destination whose check or write fails
+        #: backs off, alone (kept in memory: a restarted bot tries each destination at once)
+        self._troubles: dict[str, tuple[int, datetime]] = {}
         self.failed_writes = 0  # writes refused or unanswered since start (for metrics)
         self._said_no_images = False
 
@@ -97,91 +130,181 @@ class Delivery:
         return timedelta(seconds=float(getattr(self.forum, "request_horizon_seconds", DEFAULT_HORIZON_SECONDS)))
 
     def run(self, until: datetime | None = None) -> None:
-        """Send what can go before ``until`` (the next read; None: no limit), in order per destination.
+        """Send what can go before ``until`` (the next read; None: no limit): the thread's rows first, then
+        private messages, in order per destination (see the module docstring).
 
-        Never raises forum errors: a row the forum refuses is marked failed, an uncertain one is left
-        ``sending`` to be looked for after the request horizon, and a struggling forum ends the run."""
+        Each write is followed by a new look at the outbox from its top, so a post queued meanwhile, or a
+        row :meth:`Bot.held` let go because of the rows just sent (the prologue's thread waits for the role
+        PMs), goes in this run while time remains; the run ends when nothing more can go. Never raises
+        forum errors: a row the forum refuses is marked failed, an uncertain one is left ``sending`` to be
+        looked for after the request horizon and its destination backs off, and a forum that asks to slow
+        down (or fails every request) ends the run."""
         if self.hold_until is not None and self.bot.clock() < self.hold_until:
             return
         self._retry_failed()
         self._done_this_run = 0
-        blocked: set[str] = set()
-        troubles = 0
+        self._streak = 0
+        stuck: set[str] = set()  # destinations that wait for a later run (horizon, backoff, a lost claim)
+        checked: set[int] = set()  # sending rows looked for on the forum in this run and not found there
+        while True:
+            held: set[str] = set()  # destinations whose first row waits in this look at the outbox
+            for row in self._queue(stuck):
+                dest = destination(row)
+                if dest in stuck or dest in held:
+                    continue
+                outcome = self._attempt(row, until, checked)
+                if outcome is _STOP:
+                    return
+                if outcome is _HELD:
+                    held.add(dest)
+                elif outcome is _STUCK:
+                    stuck.add(dest)
+                else:  # a row left the queue: look again from the top
+                    break
+            else:
+                return  # nothing more can go in this run
+
+    def _queue(self, stuck: set[str]) -> list[OutboxRow]:
+        """The rows to try, best first: the thread's (the posts that open and close phases, whatever
+        replies wait), then private messages in the order they were queued, those to a recipient whose
+        check or write failed lately after the others; a destination still backing off not at all. Rows of
+        one destination keep their order."""
+        now = self.bot.clock()
+        rows = []
         for row in self.store.outbox(("pending", "sending")):
             dest = destination(row)
-            if dest in blocked:
+            trouble = self._troubles.get(dest)
+            if trouble is not None and now < trouble[1]:
+                stuck.add(dest)
                 continue
-            if row.kind in ("post", "edit") and self.bot.thread_id is None:
-                blocked.add(dest)  # posts wait for the thread to exist
-                continue
-            if row.status == "sending":
-                tried = aware(row.last_attempt_at) if row.last_attempt_at else None
-                if tried is not None and self.bot.clock() < tried + self.horizon():
-                    blocked.add(dest)  # the forum may still be performing it: look only after its horizon
-                    continue
-                if not self._in_time(until):
-                    return
-                try:
-                    found = self._timed(self._verify, row)
-                except ForumError as exc:
-                    log.warning("delivery: could not check an earlier attempt at outbox row %d (%s)", row.id,
-                                type(exc).__name__)
-                    log.debug("outbox row %d: %s", row.id, exc)
-                    blocked.add(dest)
-                    troubles += 1
-                    if troubles >= MAX_TROUBLES:
-                        return
-                    continue
-                if found is not None:
-                    self._sent(row, found)
-                    continue
-            if self.bot.held(row):
-                blocked.add(dest)  # the game's clock holds it (its phase is not visible yet)
-                continue
-            if row.kind == "pm" and self._pms_held():
-                blocked.add(dest)  # the account's conversations-a-day limit, reached by another season
-                continue
-            if not self._pace(until):
-                return
+            rows.append(row)
+        return sorted(rows, key=lambda r: (destination(r) != "thread", destination(r) in self._troubles, r.id))
+
+    def _attempt(self, row: OutboxRow, until: datetime | None, checked: set[int]) -> object:
+        """One try at ``row``, the first waiting row of its destination: looked for on the forum if an
+        earlier attempt may have reached it, else claimed and sent. Returns :data:`_DONE` (it left the
+        queue: sent, found, refused, settled), :data:`_HELD` (its destination waits for the rest of this
+        look at the outbox), :data:`_STUCK` (for the rest of this run) or :data:`_STOP` (end the run)."""
+        dest = destination(row)
+        if row.kind in ("post", "edit") and self.bot.thread_id is None:
+            return _HELD  # posts wait for the thread to exist
+        if row.status == "sending" and row.id not in checked:
+            ready = self._look_after(row)
+            if ready is not None and self.bot.clock() < ready:
+                return _STUCK  # the forum may still be performing it: look only after its horizon
+            if not self._in_time(until):
+                return _STOP
             try:
-                self.store.update_outbox(row.id, status="sending", attempts=row.attempts + 1,
-                                         last_attempt_at=self.bot.clock())
-            except BaseException:
-                self._paced(wrote=False)
-                raise
-            try:
-                result = self._timed(self._send_paced, row)
-            except NoSuchUser as exc:
-                self._settle(row, exc)
-                continue
-            except RateLimited as exc:  # refused, so not done: send it again after the wait
-                self.store.update_outbox(row.id, status="pending", attempts=row.attempts)
-                self.hold_until = self.bot.clock() + timedelta(seconds=exc.wait_seconds)
-                log.warning("delivery: the forum asks to slow down; next write in %.0f s", exc.wait_seconds)
-                return
-            except (NotFound, NotAllowed) as exc:
-                if row.kind == "edit":  # the forum will not edit it (a time limit, the post gone): post it anew
-                    log.info("delivery: the forum refused to edit post %s (%s); posting the text anew", row.forum_ref,
-                             type(exc).__name__)
-                    self.store.update_outbox(row.id, kind="post", status="pending", forum_ref=None)
-                    blocked.add(dest)
-                    continue
-                self._failed(row, exc)
-                continue
-            except SendFailed as exc:
-                self._failed(row, exc)
-                continue
+                found = self._timed(self._verify, row)
             except ForumError as exc:
-                self.failed_writes += 1
-                log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
-                            "the forum in %.0f s", row.id, type(exc).__name__, self.horizon().total_seconds())
+                log.warning("delivery: could not check an earlier attempt at outbox row %d (%s); its destination "
+                            "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
                 log.debug("outbox row %d: %s", row.id, exc)
-                blocked.add(dest)
-                troubles += 1
-                if troubles >= MAX_TROUBLES:
-                    return
-                continue
-            self._sent(row, result)
+                return self._troubled()
+            self._streak = 0
+            if found is not None:
+                self._answered(dest)
+                self._sent(row, found)
+                return _DONE
+            assert row.id is not None  # a stored outbox row
+            checked.add(row.id)
+        if self.bot.held(row):
+            return _HELD  # the game's clock holds it (its phase is not visible yet)
+        if row.kind == "pm" and self._pms_held():
+            return _HELD  # the account's conversations-a-day limit, reached by another season
+        if not self._pace(until):
+            return _STOP
+        try:
+            claimed = self.store.claim_outbox(row, self.bot.clock())
+        except BaseException:
+            self._paced(wrote=False)
+            raise
+        if not claimed:
+            self._paced(wrote=False)
+            log.warning("delivery: outbox row %d was taken or settled by another process since it was read; "
+                        "not sent (is a second bot judging this season?)", row.id)
+            return _STUCK
+        try:
+            result = self._timed(self._send_paced, row)
+        except NoSuchUser as exc:
+            self._answered(dest)
+            self._settle(row, exc)
+            return _DONE
+        except RateLimited as exc:  # refused, so not done: send it again after the wait
+            self.store.update_outbox(row.id, status="pending", attempts=row.attempts)
+            self.hold_until = self.bot.clock() + timedelta(seconds=exc.wait_seconds)
+            log.warning("delivery: the forum asks to slow down; next write in %.0f s", exc.wait_seconds)
+            return _STOP
+        except (NotFound, NotAllowed) as exc:
+            self._answered(dest)
+            if row.kind == "edit":  # the forum will not edit it (a time limit, the post gone): post it anew
+                log.info("delivery: the forum refused to edit post %s (%s); posting the text anew", row.forum_ref,
+                         type(exc).__name__)
+                self.store.update_outbox(row.id, kind="post", status="pending", forum_ref=None)
+                return _STUCK  # the new post goes in the next run
+            self._failed(row, exc)
+            return _DONE
+        except SendFailed as exc:
+            self._answered(dest)
+            self._failed(row, exc)
+            return _DONE
+        except ForumError as exc:
+            self.failed_writes += 1
+            self.store.update_outbox(row.id, gave_up_at=self.bot.clock())  # the horizon counts from here
+            log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
+                        "the forum in %.0f s", row.id, type(exc).__name__,
+                        max(self.horizon().total_seconds(), self._trouble(dest)))
+            log.debug("outbox row %d: %s", row.id, exc)
+            return self._troubled()
+        self._answered(dest)
+        self._sent(row, result)
+        return _DONE
+
+    def _look_after(self, row: OutboxRow) -> datetime | None:
+        """When a row found ``sending`` may be looked for on the forum: the request horizon after the bot gave
+        up on its last attempt (``gave_up_at``); when that is not recorded (the process died during the
+        request, or a worker that claimed it did), after the claim plus the request timeout plus the horizon.
+        None: at once (no attempt recorded)."""
+        if row.gave_up_at is not None:
+            return aware(row.gave_up_at) + self.horizon()
+        if row.last_attempt_at is not None:
+            return aware(row.last_attempt_at) + timedelta(seconds=self.request_timeout()) + self.horizon()
+        return None
+
+    def request_timeout(self) -> float:
+        """Seconds after which the adapter gives up on a request: its ``request_timeout_seconds`` when it says,
+        else its HTTP transport's timeout (``forum.timeout_seconds``, 20 s by default); an adapter without
+        HTTP (the in-memory forum) never waits on one: 0."""
+        said = getattr(self.forum, "request_timeout_seconds", None)
+        if said is not None:
+            return float(said)
+        http = getattr(self.forum, "http", None)
+        if http is None:
+            return 0.0
+        timeout = getattr(getattr(http, "client", None), "timeout", None)  # an httpx.Timeout
+        values = [v for v in (getattr(timeout, name, None) for name in ("connect", "read", "write", "pool"))
+                  if isinstance(v, int | float)]
+        return float(max(values)) if values else DEFAULT_TIMEOUT_SECONDS
+
+    def _trouble(self, dest: str) -> float:
+        """A check or a write to ``dest`` failed: it backs off (:data:`DEST_BACKOFF_SECONDS` doubling with each
+        failure in a row, at most :data:`MAX_DEST_BACKOFF_SECONDS`). Returns the wait in seconds."""
+        failures = self._troubles.get(dest, (0, self.bot.clock()))[0] + 1
+        wait = min(DEST_BACKOFF_SECONDS * 2 ** (failures - 1), MAX_DEST_BACKOFF_SECONDS)
+        self._troubles[dest] = (failures, self.bot.clock() + timedelta(seconds=wait))
+        return wait
+
+    def _troubled(self) -> object:
+        """After a failed check or write: its destination waits (:data:`_STUCK`); after
+        :data:`MAX_TROUBLES` failures in a row with no forum answer between them the forum is failing
+        whatever is asked, and the run ends (:data:`_STOP`)."""
+        self._streak += 1
+        return _STOP if self._streak >= MAX_TROUBLES else _STUCK
+
+    def _answered(self, dest: str) -> None:
+        """The forum answered a write to ``dest`` (done or refused): its backoff ends."""
+        self._streak = 0
+        self._troubles.pop(dest, None)
 
     def _pace(self, until: datetime | None) -> bool:
         """Wait for the forum's write spacing if that and a write end before ``until``; False: stop for

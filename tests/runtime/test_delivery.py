@@ -1,6 +1,7 @@
 """Delivery on a misbehaving forum: late writes never doubled, refused rows looked for before a retry,
 rows that never can be delivered settled, one conversation a player, reading and deadlines never held
-up by the outbox, writes spaced by the forum's own rule (issues 9.6-9.9, 15.1, 15.2)."""
+up by the outbox, writes spaced by the forum's own rule (issues 9.6-9.9, 15.1, 15.2); the thread first, one stuck row
+holding only its destination, the request horizon counted from the timeout, fenced claims (issue 24)."""
 
 from __future__ import annotations
 
@@ -280,3 +281,198 @@ def test_the_poller_backs_off_while_the_forum_fails_and_honours_retry_after(tmp_
     assert s.forum.requests == before  # not polled again before the forum's Retry-After
     drive(s, 120)
     assert s.forum.requests > before
+
+
+# --- 24.5 the thread first: a result post does not wait behind the replies queued before it ------------
+def to_vote_round(season) -> None:
+    """Run the runner's way until the first vote round is open and its post is out."""
+    for _ in range(200):
+        if season.bot.started and season.bot.game.phase.kind == "vote" and not season.bot.store.outbox(("pending",)):
+            return
+        run_like_the_runner(season, 10, 10)
+    raise AssertionError("the vote round never opened")
+
+
+def test_the_result_post_goes_before_replies_queued_earlier(tmp_path):
+    forum = PacedForum(username="judge", latency=1.0, write_interval_seconds=16)
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, forum=forum,
+                    schedule={"default": "10m", "poll_interval": "10s", "grace": "1s"})
+    to_vote_round(s)
+    deadline = s.bot.deadline()
+    s.clock.now = deadline - timedelta(seconds=30)
+    for i in range(21):  # three messages a player just before the deadline: 21 replies to send
+        s.forum.player_pm(PLAYERS[i % 7], "投 B" if i < 7 else f"hello judge {i}")
+    run_like_the_runner(s, 60, 10)
+    assert len(s.bot.store.outbox(("pending",))) > 10  # the replies still wait...
+    result = [p for p in forum.posts_by_judge(s.thread) if p.time_utc > deadline]
+    assert result, "the result post is not on the forum"
+    lag = (result[0].time_utc - deadline).total_seconds()
+    assert lag <= 10 + 1 + 16 + 1  # ...the result post did not: poll + grace + one write interval (+ the write)
+    assert forum.flood_refusals == 0
+    run_like_the_runner(s, 25 * 18, 10)
+    for name in PLAYERS:  # each player's private messages in the order they were queued
+        queued = [r.body for r in s.bot.store.outbox(("sent",)) if r.kind == "pm" and r.recipient == name]
+        assert [m.body for m in forum.pms_to(name)] == queued
+
+
+def test_a_row_let_go_by_the_rows_just_sent_goes_in_the_same_run(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    store = s.bot.store
+
+    def held(row):  # A's role PM waits for G's (the clock's rules hold the thread for the role PMs so)
+        return row.kind == "pm" and row.recipient == "A" and any(
+            r.recipient == "G" for r in store.outbox(("pending", "sending")))
+
+    s.bot.held = held
+    s.bot.cycle()  # one cycle: one delivery run
+    assert sorted(m.recipient for m in s.forum.sent) == PLAYERS
+    assert [m.recipient for m in s.forum.sent][-1] == "A"  # after G's, in the same run
+    assert s.bot.thread_id is not None
+
+
+# --- 24.2 one stuck row holds only its own destination ---------------------------------------------------
+def test_a_check_that_keeps_failing_holds_only_its_destination(tmp_path):
+    """The new thread's write got no answer and every look for it times out (25 s each): private messages
+    still go, and the thread is looked for ever more rarely, not at every cycle."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "20m"})
+    s.forum.request_horizon_seconds = 10
+    create, checks = s.forum.create_thread, []
+
+    def unanswered(*a, **k):
+        s.forum.create_thread = create
+        raise ForumDown("the forum did not answer the write in time")
+
+    def slow_failing_check(*a, **k):
+        checks.append(s.clock.now)
+        s.clock.advance(25)
+        raise ForumDown("the forum did not answer in time")
+
+    s.forum.create_thread, s.forum.find_thread = unanswered, slow_failing_check
+    s.bot.cycle()
+    asked: list = []
+    end = s.clock.now + timedelta(minutes=11)
+    while s.clock.now < end:
+        if len(asked) < 60 and (not asked or s.clock.now >= asked[-1][1] + timedelta(seconds=10)):
+            who = PLAYERS[len(asked) % 7]
+            s.forum.player_pm(who, f"hello judge {len(asked)}")
+            asked.append((who, s.clock.now))
+        s.bot.cycle()
+        s.clock.advance(1)
+    replied = [m for m in s.forum.sent if "hello judge" not in m.body and "welcome to" not in m.body]
+    assert len(replied) >= len(asked) - 2  # every message answered (the last ones perhaps still queued)
+    assert 3 <= len(checks) <= 10  # backing off: 10 s, 20 s, 40 s ... 5 min, not every cycle
+    assert not s.forum.threads
+
+
+def test_stuck_recipients_do_not_hold_the_others(tmp_path):
+    """The role PMs to A, B and C got no answer, and every look for them fails: D's reply still goes at
+    once, cycle after cycle (three stuck rows once ended every run before it)."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "20m"})
+    s.forum.request_horizon_seconds = 10
+    send, unanswered = s.forum.send_pm, {"A", "B", "C"}
+
+    def send_pm(user, *a, **k):
+        if user in unanswered:
+            unanswered.discard(user)
+            raise ForumDown("the forum did not answer the write in time")
+        return send(user, *a, **k)
+
+    def find_sent_pm(user, *a, **k):
+        raise ForumDown("HTTP 500 on the sent box")
+
+    s.forum.send_pm, s.forum.find_sent_pm = send_pm, find_sent_pm
+    for minute in range(6):
+        s.clock.advance(20)
+        s.bot.cycle()
+        s.forum.player_pm("D", f"hello judge {minute}")
+        s.clock.advance(1)
+        s.bot.cycle()
+        s.clock.advance(1)
+        s.bot.cycle()
+        assert len(s.forum.pms_to("D")) == 2 + minute, minute  # the role PM and a reply to each message
+    assert {r.recipient for r in s.bot.store.outbox(("sending",))} == {"A", "B", "C"}
+
+
+# --- 24.3 the request horizon runs from the moment the bot gave up ---------------------------------------
+def late_write(season, user: str, took: float, performed_after: float, then=ForumDown):
+    """The first private message to ``user`` takes ``took`` seconds, then raises ``then`` (a timeout: the
+    bot gives up; or a crash); the forum performs it ``performed_after`` seconds after it was asked."""
+    forum, clock = season.forum, season.clock
+    send, late = forum.send_pm, []
+
+    def send_pm(u, *a, **k):
+        if u == user and not late:
+            asked = clock.now
+            late.append(asked)
+            forum._late.append((asked + timedelta(seconds=performed_after), lambda: send(u, *a, **k)))
+            clock.advance(took)
+            raise then("the forum did not answer the write in time")
+        return send(u, *a, **k)
+
+    forum.send_pm = send_pm
+
+
+def test_a_write_performed_late_within_the_horizon_after_the_timeout_is_not_sent_twice(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.forum.request_horizon_seconds = 60
+    s.forum.request_timeout_seconds = 20
+    late_write(s, "D", took=20, performed_after=20 + 50)  # 50 s after the bot gave up: within the horizon
+    drive(s, 150)
+    assert sum("welcome to" in m.body for m in s.forum.pms_to("D")) == 1
+    assert not s.bot.store.outbox(("pending", "sending", "failed"))
+
+
+class Crash(BaseException):
+    """The process dies here (SIGKILL)."""
+
+
+def test_a_row_found_sending_after_a_crash_waits_the_timeout_and_the_horizon(tmp_path):
+    import pytest
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.forum.request_horizon_seconds = 60
+    s.forum.request_timeout_seconds = 20
+    late_write(s, "D", took=5, performed_after=75, then=Crash)  # within the timeout plus the horizon
+    with pytest.raises(Crash):
+        s.bot.cycle()
+    s.restart()
+    drive(s, 150)
+    assert sum("welcome to" in m.body for m in s.forum.pms_to("D")) == 1
+    assert not s.bot.store.outbox(("pending", "sending", "failed"))
+
+
+def test_the_request_timeout_is_the_adapters():
+    from types import SimpleNamespace
+
+    from forumbot.forums.flaskbb import FlaskBBForum
+    from forumbot.runtime.delivery import Delivery
+
+    def timeout(forum) -> float:
+        return Delivery(SimpleNamespace(forum=forum)).request_timeout()  # type: ignore[arg-type]
+
+    assert timeout(FlaskBBForum("http://forum.test", "judge", "pw", timeout_seconds=7)) == 7
+    assert timeout(MemoryForum()) == 0  # no HTTP: nothing outlives the call
+
+
+# --- 24.6 the outbox claim is fenced: two processes never both send a row --------------------------------
+def test_a_row_another_process_sent_is_not_claimed_again(tmp_path, db_url):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, db_url=db_url)
+    s.bot.delivery.run = lambda until=None: None  # the start is committed, nothing delivered yet
+    s.bot.cycle()
+    del s.bot.delivery.run
+    other = s.new_bot()  # a second bot on the same season and database
+    other.held = lambda row: False
+    interleaved: list[int] = []
+
+    def held(row):
+        if not interleaved:  # between this bot's read of the outbox and its claim...
+            interleaved.append(row.id)
+            other.delivery.run()  # ...the other one sends everything
+        return False
+
+    s.bot.held = held
+    s.bot.delivery.run()
+    assert interleaved
+    assert sorted(m.recipient for m in s.forum.sent) == PLAYERS  # each role PM once
+    assert len(s.forum.threads) == 1
+    assert not s.bot.store.outbox(("pending", "sending", "failed"))
