@@ -126,7 +126,8 @@ class Delivery:
         return self.bot.forum
 
     def horizon(self) -> timedelta:
-        """How long after an attempt the forum may still perform it (the adapter's request horizon)."""
+        """How long after the bot gave up on a request the forum may still perform it (the adapter's request
+        horizon)."""
         return timedelta(seconds=float(getattr(self.forum, "request_horizon_seconds", DEFAULT_HORIZON_SECONDS)))
 
     def run(self, until: datetime | None = None) -> None:
@@ -196,6 +197,10 @@ class Delivery:
                 return _STOP
             try:
                 found = self._timed(self._verify, row)
+            except RateLimited as exc:  # the forum is overloaded: every destination waits
+                self.hold_until = self.bot.clock() + timedelta(seconds=exc.wait_seconds)
+                log.warning("delivery: the forum asks to slow down; next request in %.0f s", exc.wait_seconds)
+                return _STOP
             except ForumError as exc:
                 log.warning("delivery: could not check an earlier attempt at outbox row %d (%s); its destination "
                             "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
@@ -241,7 +246,7 @@ class Delivery:
                 log.info("delivery: the forum refused to edit post %s (%s); posting the text anew", row.forum_ref,
                          type(exc).__name__)
                 self.store.update_outbox(row.id, kind="post", status="pending", forum_ref=None)
-                return _STUCK  # the new post goes in the next run
+                return _DONE  # the post goes next, in its place in the thread's order
             self._failed(row, exc)
             return _DONE
         except SendFailed as exc:
