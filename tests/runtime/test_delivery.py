@@ -476,3 +476,36 @@ def test_a_row_another_process_sent_is_not_claimed_again(tmp_path, db_url):
     assert sorted(m.recipient for m in s.forum.sent) == PLAYERS  # each role PM once
     assert len(s.forum.threads) == 1
     assert not s.bot.store.outbox(("pending", "sending", "failed"))
+
+
+def test_a_look_answered_slow_down_holds_every_destination(tmp_path):
+    from forumbot.forums.errors import RateLimited
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "20m"})
+    s.forum.request_horizon_seconds = 10
+    send, find, limited = s.forum.send_pm, s.forum.find_sent_pm, {"n": 0}
+
+    def send_pm(user, *a, **k):
+        if user == "A" and not limited["n"]:
+            limited["n"] = 1
+            raise ForumDown("the forum did not answer the write in time")
+        return send(user, *a, **k)
+
+    def find_sent_pm(user, *a, **k):
+        if limited["n"] == 1:
+            limited["n"] = 2
+            raise RateLimited("HTTP 429, retry after 120 s", 120)
+        return find(user, *a, **k)
+
+    s.forum.send_pm, s.forum.find_sent_pm = send_pm, find_sent_pm
+    s.bot.cycle()
+    s.clock.advance(11)
+    s.bot.cycle()  # A's role PM looked for: "slow down"
+    assert limited["n"] == 2
+    told = s.clock.now
+    s.forum.player_pm("B", "hello judge")
+    drive(s, 100)
+    assert len(s.forum.pms_to("B")) == 1  # no write while the forum asked to wait
+    drive(s, 40)
+    assert len(s.forum.pms_to("B")) == 2 and s.forum.pms_to("B")[-1].time_utc >= told + timedelta(seconds=120)
+    assert sum("welcome to" in m.body for m in s.forum.pms_to("A")) == 1
