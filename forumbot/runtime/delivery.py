@@ -23,10 +23,10 @@
 - **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
   only its destination wait, and that destination backs off: 10 s, then twice as long after each failure
   in a row, at most 5 minutes (:data:`DEST_BACKOFF_SECONDS`), and while it waits the other destinations go
-  on; a recipient that failed lately comes after the others. The forum as a whole is held back only when
-  it says so (HTTP 429, or 503 with ``Retry-After``: :class:`RateLimited`), or for the rest of one run
-  when :data:`MAX_TROUBLES` checks or writes to different destinations fail in a row with no answer
-  between them (a forum that is down costs three requests a cycle, not one a destination).
+  on. The forum as a whole is held back only when it says so (HTTP 429, or 503 with ``Retry-After``:
+  :class:`RateLimited`), or for the rest of one run when :data:`MAX_TROUBLES` destinations that had not
+  failed lately fail in a row with no answer between them (a forum that is down costs three requests a
+  cycle, and each failing destination one more a backoff).
 - **Claims are fenced.** A row is claimed (``sending``) by a compare-and-set on its status and attempts as
   read (:meth:`Store.claim_outbox`, under ``forumbot serve`` in the transaction that checks the lease):
   when two processes judge one season, only one claims a row and only the claimer sends it; the other
@@ -77,8 +77,8 @@ log = logging.getLogger("forumbot")
 MAX_ATTEMPTS = 5
 #: attempts at a row refused by a quota that frees up with time (a daily conversation limit)
 MAX_QUOTA_ATTEMPTS = 72
-#: failed checks or uncertain writes in a row (no forum answer between them, each to another destination)
-#: after which the run ends: the forum fails whatever is asked, so the rest waits for the next cycle
+#: failed checks or uncertain writes in a row (no forum answer between them), each to a destination that had
+#: not failed lately, after which the run ends: the forum fails whatever is asked; the rest waits a cycle
 MAX_TROUBLES = 3
 #: a destination whose check or write failed waits this long before the next try, doubled at each failure
 #: in a row...
@@ -110,7 +110,7 @@ class Delivery:
         self.hold_until: datetime | None = None  # the forum asked to slow down (Retry-After)
         self.write_seconds = 0.0  # how long a write (or a look for one) takes, averaged: not started too late
         self._done_this_run = 0
-        self._streak = 0  # failed checks and writes in a row in this run, with no forum answer between them
+        self._streak = 0  # failures in a row in this run of destinations that had not failed lately (no answer between)
         #: destination -> (failures in a row, no new try before): a destination whose check or write fails
         #: backs off, alone (kept in memory: a restarted bot tries each destination at once)
         self._troubles: dict[str, tuple[int, datetime]] = {}
@@ -167,9 +167,8 @@ class Delivery:
 
     def _queue(self, stuck: set[str]) -> list[OutboxRow]:
         """The rows to try, best first: the thread's (the posts that open and close phases, whatever
-        replies wait), then private messages in the order they were queued, those to a recipient whose
-        check or write failed lately after the others; a destination still backing off not at all. Rows of
-        one destination keep their order."""
+        replies wait), then private messages in the order they were queued; a destination still backing
+        off not at all (it is added to ``stuck``). Rows of one destination keep their order."""
         now = self.bot.clock()
         rows = []
         for row in self.store.outbox(("pending", "sending")):
@@ -179,7 +178,7 @@ class Delivery:
                 stuck.add(dest)
                 continue
             rows.append(row)
-        return sorted(rows, key=lambda r: (destination(r) != "thread", destination(r) in self._troubles, r.id))
+        return sorted(rows, key=lambda r: (destination(r) != "thread", r.id))
 
     def _attempt(self, row: OutboxRow, until: datetime | None, checked: set[int]) -> object:
         """One try at ``row``, the first waiting row of its destination: looked for on the forum if an
@@ -202,10 +201,11 @@ class Delivery:
                 log.warning("delivery: the forum asks to slow down; next request in %.0f s", exc.wait_seconds)
                 return _STOP
             except ForumError as exc:
+                healthy = dest not in self._troubles
                 log.warning("delivery: could not check an earlier attempt at outbox row %d (%s); its destination "
                             "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
                 log.debug("outbox row %d: %s", row.id, exc)
-                return self._troubled()
+                return self._troubled(healthy)
             self._streak = 0
             if found is not None:
                 self._answered(dest)
@@ -255,12 +255,13 @@ class Delivery:
             return _DONE
         except ForumError as exc:
             self.failed_writes += 1
+            healthy = dest not in self._troubles
             self.store.update_outbox(row.id, gave_up_at=self.bot.clock())  # the horizon counts from here
             log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
                         "the forum in %.0f s", row.id, type(exc).__name__,
                         max(self.horizon().total_seconds(), self._trouble(dest)))
             log.debug("outbox row %d: %s", row.id, exc)
-            return self._troubled()
+            return self._troubled(healthy)
         self._answered(dest)
         self._sent(row, result)
         return _DONE
@@ -299,11 +300,13 @@ class Delivery:
         self._troubles[dest] = (failures, self.bot.clock() + timedelta(seconds=wait))
         return wait
 
-    def _troubled(self) -> object:
-        """After a failed check or write: its destination waits (:data:`_STUCK`); after
-        :data:`MAX_TROUBLES` failures in a row with no forum answer between them the forum is failing
-        whatever is asked, and the run ends (:data:`_STOP`)."""
-        self._streak += 1
+    def _troubled(self, healthy: bool) -> object:
+        """After a failed check or write: its destination waits (:data:`_STUCK`). When :data:`MAX_TROUBLES`
+        destinations that had not failed lately (``healthy``) fail in a row with no forum answer between
+        them, the forum is failing whatever is asked, and the run ends (:data:`_STOP`); a destination
+        failing again says nothing of the others."""
+        if healthy:
+            self._streak += 1
         return _STOP if self._streak >= MAX_TROUBLES else _STUCK
 
     def _answered(self, dest: str) -> None:
