@@ -509,3 +509,30 @@ def test_a_look_answered_slow_down_holds_every_destination(tmp_path):
     drive(s, 40)
     assert len(s.forum.pms_to("B")) == 2 and s.forum.pms_to("B")[-1].time_utc >= told + timedelta(seconds=120)
     assert sum("welcome to" in m.body for m in s.forum.pms_to("A")) == 1
+
+
+def test_a_claim_is_a_compare_and_set_under_the_stores_guard(tmp_path, db_url):
+    import pytest
+
+    from forumbot.serve.lease import LeaseLost
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, db_url=db_url)
+    s.bot.delivery.run = lambda until=None: None
+    s.bot.cycle()  # the start's rows queued, none sent
+    store = s.bot.store
+    row = store.outbox(("pending",))[0]
+    as_read = store.outbox(("pending",))[0]
+    assert store.claim_outbox(row, s.clock.now)
+    assert not store.claim_outbox(as_read, s.clock.now)  # claimed since it was read: refused
+    claimed = store.outbox(("sending",))
+    assert [(r.id, r.attempts) for r in claimed] == [(row.id, 1)]
+
+    def lost(session):
+        raise LeaseLost("this worker no longer holds the lease")
+
+    store.guard = lost
+    second = store.outbox(("pending",))[0]
+    with pytest.raises(LeaseLost):
+        store.claim_outbox(second, s.clock.now)
+    store.guard = None
+    assert store.outbox(("pending",))[0].id == second.id  # nothing written
