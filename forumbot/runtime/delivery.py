@@ -21,9 +21,10 @@
   claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`) plus the horizon. A refused
   row (``failed``) is looked for the same way before each retry.
 - **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
-  only its destination wait, and that destination backs off: 10 s, then twice as long after each failure
-  in a row, at most 5 minutes (:data:`DEST_BACKOFF_SECONDS`), and while it waits the other destinations go
-  on. The forum as a whole is held back only when it says so (HTTP 429, or 503 with ``Retry-After``:
+  only its destination wait (an uncertain write: the request horizon), and from its second failure in a
+  row on, with no answer from the forum to it between them, that destination backs off: 10 s, then twice
+  as long after each further failure, at most 5 minutes (:data:`DEST_BACKOFF_SECONDS`); while it waits the
+  other destinations go on. The forum as a whole is held back only when it says so (HTTP 429, or 503 with ``Retry-After``:
   :class:`RateLimited`), or for the rest of one run when :data:`MAX_TROUBLES` destinations that had not
   failed lately fail in a row with no answer between them (a forum that is down costs three requests a
   cycle, and each failing destination one more a backoff).
@@ -80,8 +81,8 @@ MAX_QUOTA_ATTEMPTS = 72
 #: failed checks or uncertain writes in a row (no forum answer between them), each to a destination that had
 #: not failed lately, after which the run ends: the forum fails whatever is asked; the rest waits a cycle
 MAX_TROUBLES = 3
-#: a destination whose check or write failed waits this long before the next try, doubled at each failure
-#: in a row...
+#: a destination whose check or write failed twice in a row waits this long before the next try, doubled at
+#: each further failure...
 DEST_BACKOFF_SECONDS = 10.0
 #: ...up to this
 MAX_DEST_BACKOFF_SECONDS = 300.0
@@ -206,9 +207,8 @@ class Delivery:
                             "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
                 log.debug("outbox row %d: %s", row.id, exc)
                 return self._troubled(healthy)
-            self._streak = 0
+            self._answered(dest)  # the forum answered the look: this destination works
             if found is not None:
-                self._answered(dest)
                 self._sent(row, found)
                 return _DONE
             assert row.id is not None  # a stored outbox row
@@ -293,10 +293,11 @@ class Delivery:
         return float(max(values)) if values else DEFAULT_TIMEOUT_SECONDS
 
     def _trouble(self, dest: str) -> float:
-        """A check or a write to ``dest`` failed: it backs off (:data:`DEST_BACKOFF_SECONDS` doubling with each
-        failure in a row, at most :data:`MAX_DEST_BACKOFF_SECONDS`). Returns the wait in seconds."""
+        """A check or a write to ``dest`` failed: it backs off from the second failure in a row on
+        (:data:`DEST_BACKOFF_SECONDS`, doubling with each further one, at most :data:`MAX_DEST_BACKOFF_SECONDS`;
+        an uncertain write also waits the request horizon). Returns the wait in seconds."""
         failures = self._troubles.get(dest, (0, self.bot.clock()))[0] + 1
-        wait = min(DEST_BACKOFF_SECONDS * 2 ** (failures - 1), MAX_DEST_BACKOFF_SECONDS)
+        wait = 0.0 if failures == 1 else min(DEST_BACKOFF_SECONDS * 2 ** (failures - 2), MAX_DEST_BACKOFF_SECONDS)
         self._troubles[dest] = (failures, self.bot.clock() + timedelta(seconds=wait))
         return wait
 
@@ -310,7 +311,7 @@ class Delivery:
         return _STOP if self._streak >= MAX_TROUBLES else _STUCK
 
     def _answered(self, dest: str) -> None:
-        """The forum answered a write to ``dest`` (done or refused): its backoff ends."""
+        """The forum answered a write to ``dest`` (done or refused) or a look for one: its backoff ends."""
         self._streak = 0
         self._troubles.pop(dest, None)
 
