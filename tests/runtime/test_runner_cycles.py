@@ -42,7 +42,7 @@ class FakeScheduler:
         end = self.clock.now + timedelta(seconds=self.until)
         while self.running:
             due = [(at, job_id) for job_id, (at, *_rest) in self.jobs.items() if at <= self.clock.now]
-            for at, job_id in sorted(due):  # handed to the executor in time order
+            for _at, job_id in sorted(due):  # handed to the executor in time order
                 self._hand_over(job_id)
             if self.submitted:
                 self.submitted.pop(0)()
