@@ -30,7 +30,7 @@ from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
-from forumbot.runtime.phase_clock import PhaseClock
+from forumbot.runtime.phase_clock import PhaseClock, after
 from forumbot.runtime.schedule import format_local
 from forumbot.runtime.season_edits import (
     as_started,
@@ -625,7 +625,7 @@ class Bot:
                     rows.append(OutboxRow(season_id=0, key=key, kind="pm", template="common/late",
                                           recipient=inbound.sender,
                                           subject=self._render("common/pm_subject", {"ref": f"{seq}.{i}"}).strip(),
-                                          body=f"{late_note}\n\n{refusal}"))
+                                          body=f"{after(self.game.phase.id)}{late_note}\n\n{refusal}"))
                 continue
             if isinstance(out, Reply):
                 if out.to == CLI:
@@ -638,7 +638,8 @@ class Bot:
                                              {**extra, "deadline": None} if seq == 0 else extra))
                     if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.to, out.data):
                         # refused after the round it was meant for closed: say so first, then why
-                        rows[-1].body = f"{late_note}\n\n{rows[-1].body}"
+                        # (not before the thread shows the round closed: the next phase's post)
+                        rows[-1].body = f"{after(self.game.phase.id)}{late_note}\n\n{rows[-1].body}"
             elif isinstance(out, Post):
                 kind = "thread" if need_thread and not any(r.kind == "thread" for r in rows) else "post"
                 subject = (self.config.thread_subject or self.config.name) if kind == "thread" else ""

@@ -21,7 +21,6 @@ found there keeps the deadline it was posted with.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -41,6 +40,7 @@ LEGACY_CURSOR = "post_delay"
 #: statuses of a row still on its way (an opening post not yet on the forum; a role PM not yet out)
 ON_ITS_WAY = ("pending", "sending")
 _PLACEHOLDER = re.compile(r"⟦deadline:(\d+)⟧")
+_AFTER = re.compile(r"⟦after:(\d+)⟧")
 
 
 def placeholder(pid: int) -> str:
@@ -54,10 +54,15 @@ def placeholders(body: str) -> set[int]:
     return {int(m) for m in _PLACEHOLDER.findall(body)}
 
 
+def after(pid: int) -> str:
+    """A mark at the head of a text that must not reach anyone before phase ``pid`` is visible (a late notice:
+    the round it names closed, which the thread shows with the next phase's post); removed before sending."""
+    return f"⟦after:{pid}⟧"
+
+
 def whole_second(when: datetime) -> datetime:
     """``when`` rounded up to a whole second (a deadline as posts show it, never before the post)."""
-    up = math.ceil(when.timestamp()) - when.timestamp()
-    return (when + timedelta(seconds=up)).replace(microsecond=0)
+    return when if not when.microsecond else when.replace(microsecond=0) + timedelta(seconds=1)
 
 
 def _seq_of(row: OutboxRow) -> int | None:
@@ -143,13 +148,15 @@ class PhaseClock:
     def held(self, row: OutboxRow) -> bool:
         """Whether ``row`` waits for the game's clock: a post of the start while one of its private messages
         is on its way (the prologue starts when both are out), or a text naming the deadline of a phase that is
-        not visible yet (other than that phase's own opening posts)."""
+        not visible yet (other than that phase's own opening posts) or marked to wait for it (:func:`after`)."""
         bot = self.bot
         seq = _seq_of(row)
         if row.kind in ("post", "thread") and seq == 0:
             prefix = f"{bot.store.season_id}:0:"
             if any(r.kind == "pm" and r.key.startswith(prefix) for r in bot.store.outbox(ON_ITS_WAY)):
                 return True
+        if any(self.visible_at(int(p)) is None for p in _AFTER.findall(row.body)):
+            return True
         for pid in placeholders(row.body):
             own = row.kind in ("post", "thread") and seq is not None and bot.opened_by.get(pid) == seq
             if not own and self.visible_at(pid) is None:
@@ -162,7 +169,7 @@ class PhaseClock:
         placeholder is replaced by the deadline the thread shows. What changed is stored before the attempt
         (the text with the instant, in one transaction)."""
         bot = self.bot
-        body = row.body
+        body = _AFTER.sub("", row.body)
         visible = dict(bot.store.cursor(CURSOR, {}))
         changed = False
         seq = _seq_of(row)

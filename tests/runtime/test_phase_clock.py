@@ -222,3 +222,27 @@ def test_a_player_voted_out_whose_vote_comes_just_after_the_deadline_gets_the_la
     assert not [m for m in s.forum.pms_to("Org") if "J" in m.body]
     [reply] = [m.body for m in s.forum.pms_to("J") if "welcome" not in m.body]
     assert "late" in reply and _shown(s, dl) in reply and "out of the game" in reply, reply
+
+
+def test_a_late_notice_waits_until_the_thread_shows_the_round_closed(tmp_path):
+    """A ballot 3 s after the deadline, while the next round's post cannot reach the forum: the voter is told
+    it was late only once the thread shows the round closed."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    writes = ThreadWrites(s)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()  # the vote round
+    dl = s.bot.deadline()
+    s.clock.now = dl + timedelta(seconds=3)
+    s.forum.player_pm("A", "投 B")
+    writes.down = True
+    s.clock.advance(2)
+    s.bot.cycle()  # the vote closes; its result and the next round's post cannot go out
+    s.clock.advance(2)
+    s.bot.cycle()
+    assert s.bot.game.phase.kind != "vote" and not [m for m in s.forum.pms_to("A") if "late" in m.body]
+    writes.down = False
+    s.bot.cycle()
+    [late] = [m.body for m in s.forum.pms_to("A") if "late" in m.body]
+    assert late.startswith("Your message was late") and _shown(s, dl) in late
+    _no_placeholder(s)
