@@ -246,3 +246,24 @@ def test_a_late_notice_waits_until_the_thread_shows_the_round_closed(tmp_path):
     [late] = [m.body for m in s.forum.pms_to("A") if "late" in m.body]
     assert late.startswith("Your message was late") and _shown(s, dl) in late
     _no_placeholder(s)
+
+
+def test_a_post_written_without_an_answer_keeps_the_deadline_fixed_at_its_attempt_after_a_restart(tmp_path):
+    """The round's post reaches the forum but the answer is lost (then the bot is restarted): after the request
+    horizon it is found by its text, and the deadline is the one that text shows, counted from that attempt."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    s.forum.request_horizon_seconds = 60
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.forum.fail_after_write = True
+    s.bot.cycle()  # the prologue closes; the round's post is written, its answer lost
+    attempt = s.clock.now
+    s.forum.fail_after_write = False
+    assert s.bot.deadline() is None and _shown(s, attempt + timedelta(minutes=10)) in s.posts()[-1]
+    s.clock.advance(30)
+    s.restart().cycle()
+    assert s.bot.deadline() is None  # not looked for before the horizon: it may still be on its way
+    s.clock.advance(40)
+    s.bot.cycle()  # found by its text: not written again
+    assert len(s.posts()) == 2 and s.bot.deadline() == attempt + timedelta(minutes=10)
+    assert s.restart().deadline() == attempt + timedelta(minutes=10)
