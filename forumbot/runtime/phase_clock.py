@@ -188,7 +188,7 @@ class PhaseClock:
                 text = self._shown(dl)
                 if mine and entry is not None and entry.get("text") and entry["text"] != text:
                     body = body.replace(entry["text"], text)  # the text of an earlier attempt
-                elif entry is None:
+                elif entry is None and pid not in placeholders(body):
                     # a body rendered by a release before this rule names the deadline by the schedule
                     old = self.deadline_of(pid, bot.timing.opened_at[pid])
                     if old is not None and old != dl:

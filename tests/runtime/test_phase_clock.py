@@ -267,3 +267,19 @@ def test_a_post_written_without_an_answer_keeps_the_deadline_fixed_at_its_attemp
     s.bot.cycle()  # found by its text: not written again
     assert len(s.posts()) == 2 and s.bot.deadline() == attempt + timedelta(minutes=10)
     assert s.restart().deadline() == attempt + timedelta(minutes=10)
+
+
+def test_a_phase_posted_by_an_earlier_release_keeps_the_deadline_it_was_posted_with(tmp_path):
+    """Seasons judged before this rule stored ``post_delay`` (phase id -> seconds its deadline moved): a phase
+    found there keeps the schedule from its opening moved by that delay, the deadline its post showed."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=20)
+    s.bot.cycle()
+    pid = s.bot.game.phase.id
+    opened = s.bot.timing.opened_at[pid]
+    visible = s.bot.store.cursor("visible")
+    del visible[str(pid)]
+    s.bot.store.set_cursor("visible", visible)
+    s.bot.store.set_cursor("post_delay", {str(pid): 0})  # posted 20 s late: the old rule kept the schedule
+    assert s.restart().deadline() == opened + timedelta(minutes=10)
