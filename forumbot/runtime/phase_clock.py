@@ -25,6 +25,7 @@ import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from forumbot.language.numbers import parse_duration
 from forumbot.runtime.schedule import format_local, phase_deadline
 from forumbot.runtime.store import OutboxRow
 
@@ -195,10 +196,12 @@ class PhaseClock:
                         body = body.replace(self._shown(old), text)
                 visible[str(pid)] = {"at": at.isoformat(), "row": row.id, "text": text}
                 changed = True
-                late = at - bot.timing.opened_at[pid]
-                if late > timedelta(seconds=1):
-                    log.info("the post opening phase %d goes out %s after the phase opened: its deadline is "
-                             "counted from the post", pid, late)
+                late = (at - bot.timing.opened_at[pid]).total_seconds()
+                usual = (parse_duration(bot.config.schedule.poll_interval) + parse_duration(bot.config.schedule.grace))
+                # later than a poll and grace (a backlog, a forum refusing writes) is worth a line at INFO
+                log.log(logging.INFO if late > usual.total_seconds() else logging.DEBUG,
+                        "the post opening phase %d goes out %.0f s after the phase opened: its deadline is counted "
+                        "from the post", pid, late)
         for p in sorted(placeholders(body)):
             dl = self.deadline_of(p) if p != pid else self.deadline_of(p, datetime.fromisoformat(visible[str(p)]["at"])
                                                                        if str(p) in visible else None)
