@@ -649,14 +649,15 @@ class Bot:
 
     def _late_thread_command(self, step: Step, inbound: InboundRow) -> str | None:
         """The verb of a late thread post that reads as a command of the phase the last deadline closed, by a
-        player that deadline (or an earlier one) put out and whom the game reported to the organiser as a dead
+        player that round put out and whom the game reported to the organiser as a dead
         player posting (:meth:`~forumbot.engine.game.Game.dead_player_post`); else None. Reading the post is pure
-        (the game's parser); the game's decision is unchanged, only who is told and how."""
+        (the game's parser); the game's decision is unchanged, only who is told and how. A player out before that
+        round could not vote in it: his post stays the organiser's to check."""
         closed = self.timing.last_closed
         if inbound.source != "thread" or closed is None:
             return None
         seat = self.game.seat_of(inbound.sender)
-        if seat is None or not any(e.kind == "dead_player_post" and e.data.get("seat") == seat for e in step.events):
+        if seat is None or self.game.player(seat).out_phase != closed or not any(e.kind == "dead_player_post" and e.data.get("seat") == seat for e in step.events):
             return None
         parsed = self.game.read_thread(seat, inbound.text, self.game.ruleset.thread_command_verbs() or None)
         if not isinstance(parsed, Command):

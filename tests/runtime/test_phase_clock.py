@@ -283,3 +283,24 @@ def test_a_phase_posted_by_an_earlier_release_keeps_the_deadline_it_was_posted_w
     s.bot.store.set_cursor("visible", visible)
     s.bot.store.set_cursor("post_delay", {str(pid): 0})  # posted 20 s late: the old rule kept the schedule
     assert s.restart().deadline() == opened + timedelta(minutes=10)
+
+
+def test_a_player_out_before_the_round_who_posts_a_vote_just_after_it_is_still_the_organisers_to_check(tmp_path):
+    s = make_season(tmp_path, KC, KC_ROLES, ruleset="killer_club", params={"vote_in_thread": True, "last_words": 0})
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()  # night 1
+    s.forum.player_pm("A", "kill J")
+    s.clock.advance(2)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    s.bot.cycle()  # J is killed: the day's vote opens
+    dl = s.bot.deadline()
+    s.clock.now = dl + timedelta(seconds=1)
+    s.forum.player_post(s.thread, "J", "投 A")
+    s.clock.now = dl + timedelta(seconds=2)
+    s.bot.cycle()
+    s.clock.advance(2)
+    s.bot.cycle()
+    assert [m for m in s.forum.pms_to("Org") if "J, who is out of the game" in m.body]
+    assert not [m for m in s.forum.pms_to("J") if "late" in m.body]
