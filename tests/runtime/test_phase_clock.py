@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot_helpers import T0, make_season
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from forumbot.forums.errors import ForumDown
 from forumbot.runtime.schedule import format_local
+from forumbot.runtime.store import aware
 
 PLAYERS = list("ABCDEFG")
 KC = list("ABCDEFGHIJKLMN")
@@ -304,3 +307,26 @@ def test_a_player_out_before_the_round_who_posts_a_vote_just_after_it_is_still_t
     s.bot.cycle()
     assert [m for m in s.forum.pms_to("Org") if "J, who is out of the game" in m.body]
     assert not [m for m in s.forum.pms_to("J") if "late" in m.body]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 40)), min_size=10, max_size=40))
+def test_no_phase_closes_less_than_its_length_after_its_post_whatever_the_forum_does(tmp_path_factory, steps):
+    """Thread writes refused at random moments, cycles at random intervals: every deadline applied lies at least
+    the phase's length after the last of its opening posts was written, and no text sent names a placeholder."""
+    tmp_path = tmp_path_factory.mktemp("clock")
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "30s", "grace": "1s"})
+    writes = ThreadWrites(s)
+    for down, seconds in steps:
+        writes.down = down
+        s.bot.cycle()
+        s.clock.advance(seconds)
+    bot = s.bot
+    for row, _ in bot.store.inputs():
+        if row.kind != "deadline":
+            continue
+        prefix = f"{bot.store.season_id}:{bot.opened_by[row.phase_id]}:"
+        rows = [r for r in bot.store.outbox() if r.key.startswith(prefix) and r.kind in ("post", "thread")]
+        assert rows and all(r.status == "sent" for r in rows)
+        assert aware(row.at) >= max(aware(r.sent_at) for r in rows) + timedelta(seconds=30)
+    _no_placeholder(s)
