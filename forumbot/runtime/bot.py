@@ -30,7 +30,7 @@ from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
-from forumbot.runtime.phase_clock import PhaseClock, after
+from forumbot.runtime.phase_clock import PhaseClock, after, placeholders
 from forumbot.runtime.schedule import format_local
 from forumbot.runtime.season_edits import (
     as_started,
@@ -628,9 +628,11 @@ class Bot:
                                           body=f"{after(self.game.phase.id)}{late_note}\n\n{refusal}"))
                 continue
             if isinstance(out, Reply):
-                if out.to == CLI:
+                if out.to == CLI:  # never sent, so never filled in: a deadline not shown yet is left out
+                    unseen = placeholders(self.phase_clock.context_deadline().get("deadline", ""))
                     rows.append(OutboxRow(season_id=0, key=key, kind="note", template=out.key, recipient=CLI,
-                                          body=self._render(out.key, out.data, extra), status="note"))
+                                          body=self._render(out.key, out.data, {**extra, "deadline": None} if unseen
+                                                            else extra), status="note"))
                 else:
                     # the start's private messages go before the thread, whose post starts the prologue's clock:
                     # they cannot name its deadline (the thread does)

@@ -330,3 +330,21 @@ def test_no_phase_closes_less_than_its_length_after_its_post_whatever_the_forum_
         assert rows and all(r.status == "sent" for r in rows)
         assert aware(row.at) >= max(aware(r.sent_at) for r in rows) + timedelta(seconds=30)
     _no_placeholder(s)
+
+
+def test_an_organiser_command_typed_while_the_post_is_not_out_is_acknowledged_without_a_placeholder(tmp_path):
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    writes = ThreadWrites(s)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    writes.down = True
+    s.bot.cycle()
+    s.bot.organiser_command("extend 2h")
+    s.clock.advance(2)
+    s.bot.cycle()
+    [note] = [r.body for r in s.bot.store.outbox() if r.status == "note"]
+    assert "extend" in note and "⟦" not in note
+    writes.down = False
+    s.bot.cycle()
+    assert s.bot.deadline() == s.clock.now + timedelta(hours=2, minutes=10)
+    _no_placeholder(s)
