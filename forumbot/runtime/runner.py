@@ -6,6 +6,7 @@ cycle for a phase already over finds nothing to do."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import signal
@@ -88,7 +89,15 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
             log.debug("after a cycle", exc_info=True)
         finally:
             if not stopping.is_set():
-                scheduler.add_job(job, "date", run_date=max(wake, _now()), id="tick", replace_existing=True)
+                schedule_next(max(wake, _now()))
+
+    ticks = itertools.count()
+
+    def schedule_next(when: datetime) -> None:
+        """One date job a cycle, added by the cycle before (a repeating job beside it made 1.6-1.7 cycles an
+        interval). Each has its own id: a job due while the one adding it still runs is queued behind it, where
+        one id would be skipped by APScheduler as a second instance of a running job and never run again."""
+        scheduler.add_job(job, "date", run_date=when, id=f"tick-{next(ticks)}")
 
     def summarise(done: Bot) -> None:
         missing = done.undelivered()
@@ -112,8 +121,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
         if signals.get() is not None:
             halt("stopped by a signal")
 
-    # One date job, rescheduled by each cycle (a repeating job beside it made 1.6-1.7 cycles an interval)
-    scheduler.add_job(job, "date", run_date=_now(), id="tick", replace_existing=True)
+    schedule_next(_now())
     previous = {}
     if threading.current_thread() is threading.main_thread():
         threading.Thread(target=stop_on_signal, name="signals", daemon=True).start()
