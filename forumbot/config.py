@@ -52,7 +52,7 @@ class Schedule(BaseModel):
     poll_interval: str = Field("60s", description="how often the forum is read")
     grace: str = Field("5s", description="how long after a deadline the forum is read once more before the phase closes")
     outage: str = Field("10m", description="a deadline handled later than this (the bot or forum was down) opens the next phase when it is handled")
-    post_delay: str = Field("30s", description="a phase whose opening post reaches the forum later than this after the phase opened (the judge's own backlog) gets its deadline moved by the whole delay, shown in the post")
+    post_delay: str = Field("30s", description="no longer used (accepted so that older season files load): every phase's deadline is counted from the instant its opening post reached the forum (docs/runtime.md)")
     straddling: Literal["late", "on_time"] = Field("late", description="a message whose possible sending times straddle a deadline (the forum shows only a relative time such as 「2 分钟前」): late counts it only when the forum's own time proves it on time; on_time gives the sender the benefit of the doubt. Either way `status` lists it")
 
     @field_validator("default", "poll_interval", "grace", "outage", "post_delay")

@@ -24,12 +24,14 @@ from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.forums.base import Forum
 from forumbot.forums.errors import ForumError, failure_cause
 from forumbot.language.numbers import parse_duration
+from forumbot.language.types import Command
 from forumbot.migrations import upgrade
 from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
-from forumbot.runtime.schedule import format_local, phase_deadline
+from forumbot.runtime.phase_clock import PhaseClock, after, placeholders
+from forumbot.runtime.schedule import format_local
 from forumbot.runtime.season_edits import (
     as_started,
     check_after_replacements,
@@ -132,9 +134,7 @@ class Bot:
         self.timing = Timing()
         self.thread_commands: list[tuple[int, str, str]] = []  # (phase id, player, verb) answered by PM
         self.opened_by: dict[int, int] = {}  # phase id -> the input (seq) whose posts open it
-        # inputs whose opening posts are all sent: a sent row never goes back, so their phase's post delay is
-        # final and the outbox need not be read again for it (deadline() is asked several times a cycle)
-        self._openings_sent: set[int] = set()
+        self.phase_clock = PhaseClock(self)  # when each phase became visible, its deadline (issue 24)
         self.vote_actions: dict[int, int] = {}  # phase id -> votes and unvotes recorded (the vote count's rhythm)
         self.last_thread_post: int | None = None  # forum id of the last thread post applied ("counted through")
         self.alive_now = [p.name for p in self.game.players]  # as the thread showed it so far
@@ -153,6 +153,8 @@ class Bot:
         if kind == "start":
             step = self.game.start()
             self.started = True
+            if seq is not None:
+                self.opened_by[0] = seq  # the prologue opens with the thread (and the role PMs)
         elif kind == "deadline":
             assert phase_id is not None  # a deadline input names its phase
             step = self.game.apply(Deadline(phase_id))
@@ -183,85 +185,35 @@ class Bot:
                 self.alive_at_open[e.data["phase_id"]] = list(self.alive_now)
 
     def deadline(self) -> datetime | None:
-        """The current phase's deadline (UTC), or None when the game is over, paused or not started."""
+        """The current phase's deadline (UTC), or None when the game is over, paused or not started, or while
+        the current phase's opening posts are not all on the forum (its clock has not started:
+        :mod:`forumbot.runtime.phase_clock`)."""
         g, t = self.game, self.timing
         if not self.started or g.finished or t.paused_since is not None:
             return None
-        return self._scheduled_deadline(g.phase.id) + self._post_delay(g.phase.id)
+        return self.phase_clock.deadline_of(g.phase.id)
 
     def _scheduled_deadline(self, pid: int) -> datetime:
-        """Phase ``pid``'s deadline by the schedule (extensions and pauses included), as its opening post
-        is written."""
-        sch, t = self.config.schedule, self.timing
-        kind = self.game.phases[pid].kind
-        return phase_deadline(t.opened_at[pid], sch.length(kind), self.config.tz, sch.daily_at(kind),
-                              t.extra.get(pid, timedelta(0)))
-
-    # --- a phase's full length after its opening post reaches the forum (issue 15.3) -----------------
-    def _post_delay(self, pid: int) -> timedelta:
-        """How far phase ``pid``'s deadline moves because its opening post reached the forum late: while
-        the post is still queued more than ``schedule.post_delay`` after the phase opened, the time so far
-        (the deadline cannot pass before players see the post); once sent, the delay it was sent with."""
-        seq = self.opened_by.get(pid)
-        if seq is None:
-            return timedelta(0)
-        if seq not in self._openings_sent:
-            if self._opening_rows(seq, ("pending", "sending")):
-                slide = self.clock() - self.timing.opened_at[pid]
-                return slide if slide > parse_duration(self.config.schedule.post_delay) else timedelta(0)
-            opening = self._opening_rows(seq)
-            if opening and all(r.status == "sent" for r in opening):  # none yet: the input is being committed
-                self._openings_sent.add(seq)
-        return timedelta(seconds=self.store.cursor("post_delay", {}).get(str(pid), 0))
-
-    def _opening_rows(self, seq: int, statuses: tuple[str, ...] | None = None) -> list[OutboxRow]:
-        prefix = f"{self.store.season_id}:{seq}:"
-        return [r for r in self.store.outbox(statuses) if r.key.startswith(prefix) and r.kind in ("post", "thread")]
+        """Phase ``pid``'s deadline as it was (or is) shown: counted from its visible instant, else (its posts not
+        out yet) from when it opened (the report's deadlines, :func:`forumbot.report.log.from_bot`)."""
+        dl = self.phase_clock.deadline_of(pid)
+        if dl is None:
+            dl = self.phase_clock.deadline_of(pid, self.timing.opened_at[pid])
+        assert dl is not None  # counted from a given instant
+        return dl
 
     def held(self, row: OutboxRow) -> bool:
         """Whether outbox ``row`` must wait before its next attempt for a reason of the game's clock (not of the
-        forum): delivery skips it, and the rows behind it to the same destination, in this pass. False: it may go."""
-        return False
+        forum): delivery skips it, and the rows behind it to the same destination, in this pass. False: it may go.
+        Held: the start's posts while one of its role PMs is on its way; a text naming the deadline of a phase
+        whose opening posts are not out (:meth:`PhaseClock.held <forumbot.runtime.phase_clock.PhaseClock.held>`)."""
+        return self.phase_clock.held(row)
 
     def body_for(self, row: OutboxRow) -> str:
-        """The text to send for outbox ``row``, fixed by delivery right before each attempt (a post that opens a
-        phase names the deadline it really has: :meth:`post_body`)."""
-        if row.kind in ("post", "thread"):
-            return self.post_body(row)
-        return row.body
-
-    def post_body(self, row: OutboxRow) -> str:
-        """The text to send for post or thread ``row``, called by delivery right before each attempt. The
-        last post of the input that opened a phase fixes how late the phase really started: beyond
-        ``schedule.post_delay``, its deadline moves by the whole delay and the post shows the moved one.
-        The body sent is stored first (a post found after a crash is recognised by its text)."""
-        parts = row.key.split(":")
-        if len(parts) != 3 or not parts[1].isdigit():
-            return row.body
-        seq = int(parts[1])
-        phases = [pid for pid, s in self.opened_by.items() if s == seq]
-        if not phases:
-            return row.body
-        pid = max(phases)
-        rows = self._opening_rows(seq)
-        if not rows or rows[-1].id != row.id:
-            return row.body
-        delays = dict(self.store.cursor("post_delay", {}))
-        tz, locale = self.config.tz, self.config.locale
-        scheduled = self._scheduled_deadline(pid)
-        before = timedelta(seconds=delays.get(str(pid), 0))  # an earlier attempt's text
-        delay = self.clock() - self.timing.opened_at[pid]
-        if delay <= parse_duration(self.config.schedule.post_delay):
-            delay = timedelta(0)
-        delays[str(pid)] = delay.total_seconds()
-        body = row.body
-        if delay != before:
-            body = body.replace(format_local(scheduled + before, tz, locale), format_local(scheduled + delay, tz, locale))
-            log.info("the post opening phase %d reached the forum %s after it opened: its deadline moves by as much",
-                     pid, delay)
-        assert row.id is not None  # a stored outbox row
-        self.store.set_body_and_cursor(row.id, body, "post_delay", delays)
-        return body
+        """The text to send for outbox ``row``, fixed by delivery right before each attempt (and stored): a post
+        that opens a phase fixes the instant its clock starts, and every deadline named is the one the thread
+        shows (:meth:`PhaseClock.body_for <forumbot.runtime.phase_clock.PhaseClock.body_for>`)."""
+        return self.phase_clock.body_for(row)
 
     def start_time(self) -> datetime:
         """When the season starts (the configured start, else the first time the bot runs)."""
@@ -562,7 +514,7 @@ class Bot:
         seq = self.opened_by.get(pid)
         if self.timing.last_closed != pid - 1 or seq is None:
             return False
-        rows = self._opening_rows(seq)
+        rows = self.phase_clock.opening_rows(seq)
         sent = [aware(r.sent_at) for r in rows if r.status == "sent" and r.sent_at is not None]
         if not rows or len(sent) < len(rows):
             return True
@@ -590,7 +542,9 @@ class Bot:
             return None
         done = self.store.cursor("reminded", {})
         pid = self.game.phase.id
-        opened = self.timing.opened_at[pid]
+        opened = self.phase_clock.visible_at(pid)  # a deadline is known only once the phase is visible
+        if opened is None:
+            return None
         for i, offset in enumerate(self.config.schedule.reminder_offsets()):
             at = dl - offset
             if i in done.get(str(pid), []) or at <= opened:
@@ -628,13 +582,15 @@ class Bot:
                 "time_zone": self.config.time_zone,
             },
         }
-        dl = self.deadline()  # a phase's own posts are written with its scheduled deadline (post_body moves it)
-        if dl is not None:
-            ctx["deadline"] = format_local(dl, self.config.tz, self.config.locale)
+        # the deadline the thread shows, or a placeholder while the phase is not visible: body_for fills it in
+        ctx.update(self.phase_clock.context_deadline())
         return ctx
 
     def _render(self, key: str, data: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
-        return self.renderer.render(key, data, **{**self.context(), **(extra or {})})
+        ctx = {**self.context(), **(extra or {})}
+        if ctx.get("deadline") is None:  # extra {"deadline": None}: a text that must not name it
+            ctx.pop("deadline", None)
+        return self.renderer.render(key, data, **ctx)
 
     def _pm_row(self, key: str, to: str, ref: str, template: str, data: dict[str, Any], extra: dict[str, Any] | None = None) -> OutboxRow:
         subject = self._render("common/pm_subject", {"ref": ref}).strip()
@@ -655,23 +611,63 @@ class Bot:
                 "closed_at": format_local(self.timing.last_deadline, self.config.tz, self.config.locale)}).strip()
         rows: list[OutboxRow] = []
         need_thread = self.thread_id is None and not self.store.outbox()
+        late_vote = self._late_thread_command(step, inbound) if late_note and inbound is not None else None
         for i, out in enumerate(step.outputs):
             key = f"{self.store.season_id}:{seq}:{i}"
+            if late_vote is not None and isinstance(out, Reply) and out.key == "common/dead_player_post" \
+                    and inbound is not None and out.data.get("player") == inbound.sender:
+                # a vote of the round that just closed, sent before its result reached the thread by a player it
+                # put out: the late reply is due to him (docs/commands.md), not a report to the organiser
+                if not any(r.recipient == inbound.sender and r.template == "common/late" for r in rows):
+                    refusal = self._render(f"{self.game.ruleset.id}/rejected", {
+                        "verb": late_vote, "reason": "you_are_out", "phase": self.game.phase.kind,
+                        "round": self.game.phase.round, "day_rounds": self.game.ruleset.day_rounds}, extra)
+                    rows.append(OutboxRow(season_id=0, key=key, kind="pm", template="common/late",
+                                          recipient=inbound.sender,
+                                          subject=self._render("common/pm_subject", {"ref": f"{seq}.{i}"}).strip(),
+                                          body=f"{after(self.game.phase.id)}{late_note}\n\n{refusal}"))
+                continue
             if isinstance(out, Reply):
-                if out.to == CLI:
+                if out.to == CLI:  # never sent, so never filled in: a deadline not shown yet is left out
+                    unseen = placeholders(self.phase_clock.context_deadline().get("deadline", ""))
                     rows.append(OutboxRow(season_id=0, key=key, kind="note", template=out.key, recipient=CLI,
-                                          body=self._render(out.key, out.data, extra), status="note"))
+                                          body=self._render(out.key, out.data, {**extra, "deadline": None} if unseen
+                                                            else extra), status="note"))
                 else:
-                    rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data, extra))
+                    # the start's private messages go before the thread, whose post starts the prologue's clock:
+                    # they cannot name its deadline (the thread does)
+                    rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data,
+                                             {**extra, "deadline": None} if seq == 0 else extra))
                     if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.to, out.data):
                         # refused after the round it was meant for closed: say so first, then why
-                        rows[-1].body = f"{late_note}\n\n{rows[-1].body}"
+                        # (not before the thread shows the round closed: the next phase's post)
+                        rows[-1].body = f"{after(self.game.phase.id)}{late_note}\n\n{rows[-1].body}"
             elif isinstance(out, Post):
                 kind = "thread" if need_thread and not any(r.kind == "thread" for r in rows) else "post"
                 subject = (self.config.thread_subject or self.config.name) if kind == "thread" else ""
                 rows.append(OutboxRow(season_id=0, key=key, kind=kind, template=out.key, subject=subject,
                                       body=self._render(out.key, out.data, extra), image_json=self._chart(out)))
         return rows
+
+    def _late_thread_command(self, step: Step, inbound: InboundRow) -> str | None:
+        """The verb of a late thread post that reads as a command of the phase the last deadline closed, by a
+        player that round put out and whom the game reported to the organiser as a dead
+        player posting (:meth:`~forumbot.engine.game.Game.dead_player_post`); else None. Reading the post is pure
+        (the game's parser); the game's decision is unchanged, only who is told and how. A player out before that
+        round could not vote in it: his post stays the organiser's to check."""
+        closed = self.timing.last_closed
+        if inbound.source != "thread" or closed is None:
+            return None
+        seat = self.game.seat_of(inbound.sender)
+        if seat is None or self.game.player(seat).out_phase != closed or not any(e.kind == "dead_player_post" and e.data.get("seat") == seat for e in step.events):
+            return None
+        parsed = self.game.read_thread(seat, inbound.text, self.game.ruleset.thread_command_verbs() or None)
+        if not isinstance(parsed, Command):
+            return None
+        kind = self.game.phases[closed].kind
+        if any(parsed.verb in a.verbs and (a.phases is None or kind in a.phases) for a in self.game.ruleset.actions):
+            return parsed.verb
+        return None
 
     def _meant_for_closed(self, sender: str, reply: dict[str, Any]) -> bool:
         """Whether a refusal (reply data with a ``reason``) of ``sender``'s message that missed the last deadline

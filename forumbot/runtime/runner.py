@@ -1,10 +1,12 @@
-"""Running a season: APScheduler calls :meth:`Bot.cycle` every poll interval and at each instant the
-game needs (start, reminders, deadlines), one job at a time. The jobs are rebuilt from the game's
-state after every cycle, so after a restart they are where they should be; a job for a phase already
-over finds nothing to do."""
+"""Running a season: APScheduler calls :meth:`Bot.cycle` once every poll interval, sooner when an instant
+the game needs comes first (start, reminders, deadlines), one cycle at a time. There is one job: each cycle
+schedules the next (one date job, replaced), so an idle bot reads the forum once per poll interval. The next
+cycle is worked out from the game's state after every cycle, so after a restart it is where it should be; a
+cycle for a phase already over finds nothing to do."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import queue
 import signal
@@ -20,6 +22,11 @@ from forumbot.runtime.bot import Bot
 from forumbot.runtime.logcontext import SEASON
 
 log = logging.getLogger("forumbot")
+
+
+def _now() -> datetime:
+    """The scheduler's clock (UTC; tests drive a fake scheduler on a fake clock)."""
+    return datetime.now(UTC)
 
 
 def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | None = None,
@@ -47,7 +54,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
             halt("stopped")
             return
         SEASON.set(bot.config.name)
-        began = datetime.now(UTC)
+        began = _now()
         try:
             bot.cycle()
         except Exception as exc:  # one bad cycle must not stop the season
@@ -57,27 +64,40 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
                 bot._rebuild()
             except Exception as again:  # pragma: no cover - database gone
                 log.error("rebuild failed: %s", again)
-        bot.last_cycle_seconds = (datetime.now(UTC) - began).total_seconds()
-        if on_cycle:
-            on_cycle(bot)
-        if stop_when_done and bot.done():
-            summarise(bot)
-            halt("over and delivered")
-            return
-        if stop is not None and stop.is_set():
-            halt("stopped")
-            return
-        # The next read: at the next instant the game needs, and never more than a poll interval after
-        # this cycle began (a cycle that delivered until its end would otherwise miss the interval tick).
-        now = datetime.now(UTC)
-        wake = min(t for t in (bot.next_wakeup(), began + timedelta(seconds=interval)) if t is not None)
-        if wake <= began:
-            # Due before this cycle began and still due: the cycle could not act on it (the forum is down
-            # or the poller is backing off). Running again at once would only spin; the next read is due
-            # after the poll interval, or when the poller's back-off ends.
-            wake = max(began + timedelta(seconds=interval), bot.poll_held_until or now)
-        if not stopping.is_set():
-            scheduler.add_job(job, "date", run_date=max(wake, now), id="tick", replace_existing=True)
+        bot.last_cycle_seconds = (_now() - began).total_seconds()
+        wake = began + timedelta(seconds=interval)  # the next cycle, whatever fails below
+        try:
+            if on_cycle:
+                on_cycle(bot)
+            if stop_when_done and bot.done():
+                summarise(bot)
+                halt("over and delivered")
+                return
+            if stop is not None and stop.is_set():
+                halt("stopped")
+                return
+            # The next read: at the next instant the game needs, and never more than a poll interval after
+            # this cycle began (a cycle that delivered until its end would otherwise miss the interval).
+            wake = min(t for t in (bot.next_wakeup(), wake) if t is not None)
+            if wake <= began:
+                # Due before this cycle began and still due: the cycle could not act on it (the forum is down
+                # or the poller is backing off). Running again at once would only spin; the next read is due
+                # after the poll interval, or when the poller's back-off ends.
+                wake = max(began + timedelta(seconds=interval), bot.poll_held_until or _now())
+        except Exception as exc:  # the season goes on: the next cycle comes after the poll interval
+            log.error("after a cycle: %s: %s", type(exc).__name__, exc)
+            log.debug("after a cycle", exc_info=True)
+        finally:
+            if not stopping.is_set():
+                schedule_next(max(wake, _now()))
+
+    ticks = itertools.count()
+
+    def schedule_next(when: datetime) -> None:
+        """One date job a cycle, added by the cycle before (a repeating job beside it made 1.6-1.7 cycles an
+        interval). Each has its own id: a job due while the one adding it still runs is queued behind it, where
+        one id would be skipped by APScheduler as a second instance of a running job and never run again."""
+        scheduler.add_job(job, "date", run_date=when, id=f"tick-{next(ticks)}")
 
     def summarise(done: Bot) -> None:
         missing = done.undelivered()
@@ -101,7 +121,7 @@ def run_bot(bot: Bot, *, stop_when_done: bool = True, stop: threading.Event | No
         if signals.get() is not None:
             halt("stopped by a signal")
 
-    scheduler.add_job(job, "interval", seconds=interval, next_run_time=datetime.now(UTC), id="poll")
+    schedule_next(_now())
     previous = {}
     if threading.current_thread() is threading.main_thread():
         threading.Thread(target=stop_on_signal, name="signals", daemon=True).start()

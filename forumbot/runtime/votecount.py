@@ -40,7 +40,7 @@ class VoteCounts:
 
     def _marks(self, pid: int, dl: datetime) -> list[tuple[int, datetime]]:
         """The fixed count times of phase ``pid`` (index, time), those after the phase opened."""
-        opened = self.bot.timing.opened_at[pid]
+        opened = self.bot.phase_clock.visible_at(pid) or self.bot.timing.opened_at[pid]  # counted from its post
         offsets = sorted((parse_duration(t) for t in self.bot.config.schedule.vote_count_before), reverse=True)
         return [(i, dl - off) for i, off in enumerate(offsets) if dl - off > opened]
 

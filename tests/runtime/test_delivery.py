@@ -189,7 +189,7 @@ def test_a_deadline_is_handled_in_time_with_fifty_messages_queued(tmp_path):
 
     type(s.bot)._apply_deadline = spy
     try:
-        run_like_the_runner(s, 60, 10)
+        run_like_the_runner(s, 200, 10)  # the role PMs and the thread (the prologue's clock starts with them)
         deadline = s.bot.deadline()
         s.clock.now = deadline - timedelta(seconds=30)
         for i in range(50):  # fifty commands just before the deadline: fifty replies to send

@@ -84,13 +84,17 @@ def test_delivery_under_a_held_quota_sends_posts_but_not_private_messages(tmp_pa
     season = Season(config, forum, clock, f"sqlite:///{tmp_path / 's.db'}")
     pace = ForumPace("http://x|judge", 0)
     season.bot.pace = pace
+    season.bot.cycle()  # the start: role PMs, then the thread (the prologue's clock starts with both)
+    assert len(forum.sent) == 7
+    forum.player_pm("A", "help")
+    clock.now = season.bot.deadline() + timedelta(seconds=2)
     pace.hold_pms(3600)  # the forum refused a conversation for the day limit (another season)
-    season.bot.cycle()
-    assert forum.posts_by_judge(season.bot.thread_id) and not forum.sent
+    season.bot.cycle()  # the prologue closes: the vote round's post goes out, the reply to A waits
+    assert len(forum.posts_by_judge(season.bot.thread_id)) == 2 and len(forum.sent) == 7
     pace._pm_hold = None
     clock.advance(1)
     season.bot.cycle()
-    assert len(forum.sent) == 7
+    assert len(forum.sent) == 8
 
 
 def test_the_forum_refusing_for_its_daily_limit_holds_the_account(tmp_path):
