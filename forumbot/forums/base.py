@@ -57,6 +57,15 @@ def fingerprint(text: str, length: int = 40) -> str:
     return "".join(ch for ch in text if ch.isalnum())[:length]
 
 
+def stored_subject(subject: str, limit: int | None = None) -> str:
+    """``subject`` as a forum stores and shows it: on one line, whitespace runs (newlines, tabs, spaces)
+    collapsed to one space, stripped (FlaskBB shows it stripped, phpBB trims what a form sends, Discuz!
+    trims a message, whose first line is the subject), and at most ``limit`` characters where the forum
+    cuts it (phpBB: 120). An adapter sends it so and compares by it when it looks for what it sent."""
+    one = " ".join(subject.split())
+    return one[:limit].rstrip() if limit is not None else one
+
+
 @dataclass(frozen=True)
 class ThreadPost:
     """One post of a thread.

@@ -51,9 +51,10 @@ import httpx
 
 from forumbot.forums import nodebb_api as api
 from forumbot.forums._http import Transport
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint, stored_subject
 from forumbot.forums.errors import (
     AuthFailed,
+    BrokenPage,
     LayoutChanged,
     NoSuchUser,
     NotAllowed,
@@ -198,6 +199,8 @@ class NodeBBForum:
             raise NotFound(f"{what} does not exist on {self.base_url} ({answer.message or 'HTTP 404'})")
         if answer.status in (401, 403):
             raise NotAllowed(f"{what}: the forum refused the judge's account ({answer.message or answer.status})")
+        if not answer.json and answer.ok:  # cut JSON or a proxy's page with 200: read again at the next poll
+            raise BrokenPage(f"{self.base_url}{path}", f"a JSON answer (got HTTP {answer.status}: {answer.text[:100]!r})")
         if not answer.json or not answer.ok or answer.data is None:
             raise LayoutChanged(f"{self.base_url}{path}", f"a JSON answer (got HTTP {answer.status}: {answer.text[:100]!r})")
         return answer.data
@@ -680,6 +683,7 @@ class NodeBBForum:
         if target is None:
             raise NoSuchUser(f"{what} was refused: no account of that name on {self.base_url}", "no-user")
         uid, name = target
+        subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
         text = f"**{subject}**\n\n{body}" if subject else body
         parts = api.split_chat(text, self.max_chat_length)
         rid = int(conversation_id or 0) or self._room_with(uid)
@@ -734,6 +738,7 @@ class NodeBBForum:
         mine = [m for m in (data.get("messages") if isinstance(data, dict) else None) or []
                 if isinstance(m, dict) and api.to_int(m.get("fromuid")) == self._uid]
         after = int(after_message_id or 0)
+        subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
         text = f"**{subject}**\n\n{body}" if subject else body
         parts = api.split_chat(text, self.max_chat_length)
         want = fingerprint(parts[0])
