@@ -275,6 +275,9 @@ class DiscuzForum(DiscuzInbox):
                          "ask the administrator to switch the login captcha off (防灌水 → 验证码 → 登录); exempting "
                          "the judge's user group cannot work for the login (the group is unknown before it)")
         if not self._confirm():
+            if not answer.json and answer.status == 200:  # cut short or a proxy's page: not the forum's refusal
+                raise BrokenPage(self._url("login", {"loginsubmit": "yes"}, version),
+                                 f"a JSON answer (got {answer.page[:80]!r})")
             detail = val or (f"HTTP {answer.status}" + (f": {answer.page[:100]}" if answer.page else ""))
             self._refuse(f"the forum at {self.base_url} did not log {self.username!r} in ({detail})")
 
