@@ -142,3 +142,59 @@ def test_a_subject_with_spaces_around_is_sent_and_found_as_flaskbb_shows_it():
     conv = site.convs[sent.conversation_id]
     assert conv.subject == "你的身份" and conv.messages[-1].mid == sent.message_id
     assert forum.find_sent_pm("玩家1", " 你的身份", "你是平民。") == sent
+
+
+def _bot(tmp_path, site: FakeFlaskBB):
+    """The real Bot (its store in SQLite) on the fake, for its ``_poll``: the runtime's own consumption."""
+    from datetime import timedelta
+
+    from forumbot.config import SeasonConfig
+    from forumbot.runtime.bot import Bot
+    from forumbot.runtime.store import make_engine
+
+    config = SeasonConfig.model_validate({
+        "name": "no-skip", "ruleset": "sunlight", "locale": "zh-Hans", "players": PLAYERS[:7],
+        "organisers": ["Org"],
+        "forum": {"engine": "flaskbb", "base_url": "http://flaskbb.test", "username": JUDGE, "password_env": "X",
+                  "thread_id": 1, "forum_id": 2},
+        "schedule": {"start": (site.t - timedelta(days=1)).replace(tzinfo=None).isoformat(), "default": "1h",
+                     "grace": "1s", "reminders": [], "poll_interval": "1s"},
+        "time_zone": "UTC", "seed": 7, "path": tmp_path / "season.toml",
+    })
+    return Bot(config, judge_on(site), clock=lambda: site.t + timedelta(hours=1),
+               engine=make_engine(f"sqlite:///{tmp_path / 'season.db'}"))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(st.lists(event, max_size=25))
+def test_through_the_bot_every_message_and_post_is_stored_once(tmp_path_factory, events):
+    """The same, with the runtime's own ``Bot._poll`` and store: each item is one inbound row, whole."""
+    site = _site()
+    bot = _bot(tmp_path_factory.mktemp("bot"), site)
+    site.player_posts(JUDGE, "第一天开始")
+    pms: set[int] = set()
+    posts: set[int] = set()
+    for kind, a, b in events:
+        if kind == "pm":
+            name = PLAYERS[a % 7]
+            pms.add(site.player_sends(name, f"投 玩家{a}", reply_to=a % 7 + 1 if b else None))
+        elif kind == "post":
+            posts.add(site.player_posts(PLAYERS[a % 7], f"投 玩家{a}（{len(posts)}）"))
+        else:
+            start = site.requests
+            site.fail = {start + k for k, (fault, _) in a.items() if fault == "connect"}
+            site.faults = {start + k: f for k, f in a.items() if f[0] != "connect"}
+            bot._poll_held_until = None  # no back-off in the test: poll again at once
+            bot._poll()
+            site.fail, site.faults = set(), {}
+    for _ in range(3):
+        bot._poll_held_until = None
+        assert bot._poll()
+    rows = bot.store.unapplied()
+    got = {(r.source, r.forum_id): r.text for r in rows}
+    assert len(got) == len(rows)
+    assert {k for s, k in got if s == "pm"} == pms
+    assert {k for s, k in got if s == "thread"} == posts
+    for (source, key), text in got.items():
+        assert text == site.text_of(key, post=source == "thread")
