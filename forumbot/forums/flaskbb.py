@@ -103,6 +103,8 @@ class FlaskBBForum:
         self._convs: dict[int, dict[str, Any]] = {}
         self._viewed: list[int] = []
         self._unsettled = False  # the last inbox read did not finish: the next one lists every page
+        #: the last inbox read saw a conversation page older than the list (see base.Forum): not complete
+        self.inbox_incomplete = False
 
     def __repr__(self) -> str:
         return f"FlaskBBForum({self.base_url!r}, user={self.username!r})"
@@ -316,6 +318,7 @@ class FlaskBBForum:
             if known["last"] > after:
                 to_open.setdefault(cid, None)
         found: list[PrivateMessage] = []
+        stale = False
         for cid, listed in to_open.items():
             try:
                 conv = self._page(f"/conversations/{cid}/view", pages.parse_conversation)
@@ -331,8 +334,13 @@ class FlaskBBForum:
                 if m.message_id > after:
                     found.append(PrivateMessage(m.message_id, m.author, m.time_utc, conv.subject, m.text, cid))
             marker = listed.marker if listed else self._convs.get(cid, {}).get("marker", "")
+            if listed is not None and max(m.time_utc for m in conv.messages) < listed.last_time_utc:
+                # the page is older than the list (a cache's copy): its newest message is not on it; open it
+                # again next poll, and this read must not count as complete (a higher id would pass it)
+                stale, marker = True, ""
             self._convs[cid] = {"marker": marker, "last": max((m.message_id for m in received), default=0)}
         self._viewed, self._unsettled = list(to_open), False
+        self.inbox_incomplete = stale
         return sorted(found, key=lambda m: m.message_id)
 
     def inbox_usage(self) -> tuple[int | None, int | None]:

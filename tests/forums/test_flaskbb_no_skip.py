@@ -112,9 +112,10 @@ def test_a_message_cut_in_the_middle_is_never_stored_cut():
 
 
 def test_a_ballot_on_page_two_after_a_failed_read_is_not_skipped():
-    """The run-off vote (forum message 268): a message in a conversation on the inbox's second page,
-    listed by a read that failed while opening conversations, is stored, though newer messages on page 1
-    were stored first (before the fix the next read stopped at page 1 and the cursor passed it)."""
+    """The run-off vote (forum message 268) in a conversation on the inbox's second page, listed by a read
+    that failed while opening conversations, is stored, though newer messages on page 1 were stored first.
+    (A guard: this order of events was already read right; the reads after a failed one now also list every
+    page once, whatever the failed read had opened and moved up.)"""
     site = _site()
     forum = judge_on(site)
     consumer = Consumer(forum, JUDGE)
@@ -198,3 +199,29 @@ def test_through_the_bot_every_message_and_post_is_stored_once(tmp_path_factory,
     assert {k for s, k in got if s == "thread"} == posts
     for (source, key), text in got.items():
         assert text == site.text_of(key, post=source == "thread")
+
+
+def test_a_conversation_page_older_than_the_list_is_opened_again_and_the_read_not_complete():
+    """A cache served the conversation's page as it was before its newest message (a whole page, HTTP 200).
+    Before: the conversation counted as read and a newer message in another conversation moved the cursor
+    past the missing one for good. Now the read is ``inbox_incomplete`` and the conversation opened again."""
+    site = _site()
+    consumer = Consumer(judge_on(site), JUDGE)
+    assert consumer.poll()
+    a = next(c.cid for c in site.convs.values() if c.other == PLAYERS[2])
+    b = next(c.cid for c in site.convs.values() if c.other == PLAYERS[4])
+    missing = site.player_sends(PLAYERS[2], "投 王五", reply_to=a)
+    newer = site.player_sends(PLAYERS[4], "投 赵六", reply_to=b)
+
+    def old_copy(path: str, body: str) -> str:
+        if path != f"/conversations/{a}/view":
+            return body
+        site.mangle = None
+        start = body.index(f'<div class="conversation-message " id="mid{missing}">')
+        return body[:start] + body[body.index("    </div>\n</div>", start):]
+
+    site.mangle = old_copy
+    assert consumer.poll()
+    assert consumer.forum.inbox_incomplete and "pm_after" not in consumer.cursors
+    assert consumer.poll()
+    assert set(consumer.stored["pm"]) == {missing, newer}
