@@ -178,3 +178,33 @@ def test_a_subject_with_spaces_around_is_sent_as_a_bold_first_line():
     judge._write = lambda method, path, body, **kw: sent.append(body["message"]) or answer  # type: ignore[method-assign]
     judge.send_pm("player1", "  你的身份\n ", "你是平民。")
     assert sent == ["**你的身份**\n\n你是平民。"]
+
+
+def test_a_room_answer_older_than_the_chat_list_is_read_again_and_the_read_not_complete():
+    """A cache served a room's messages as they were before its newest one (JSON, HTTP 200). Before: the room
+    counted as read (its teaser stored) and a newer message in another room moved the cursor past the
+    missing one for good. Now the read is ``inbox_incomplete`` and the room read again."""
+    site = FakeNodeBB()
+    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.handle),
+                        sleep=lambda s: None, retries=0)
+    judge._uid, judge._user, judge._config = site.judge_uid, "judge", dict(site.config)
+    consumer = Consumer(judge, "judge")
+    first = site.chat("player1", "hello")
+    assert consumer.poll()
+    missing = site.chat("player1", "vote player2")
+    newer = site.chat("player2", "vote player3")
+    answer = site._answer
+    room = site.room_of["player1"]
+
+    def old_copy(request: httpx.Request) -> dict:
+        body = answer(request)
+        if request.url.path == f"/api/v3/chats/{room}/messages":
+            site._answer = answer  # type: ignore[method-assign]
+            body["response"]["messages"] = [m for m in body["response"]["messages"] if m["mid"] != missing]
+        return body
+
+    site._answer = old_copy  # type: ignore[method-assign]
+    assert consumer.poll()
+    assert judge.inbox_incomplete and consumer.cursors["pm_after"] == first
+    assert consumer.poll()
+    assert set(consumer.stored["pm"]) == {first, missing, newer}
