@@ -18,7 +18,8 @@ Polling
 
 Reads that saw too little
     An adapter whose inbox read knows it missed a message it saw listed (Discuz! shows a message sent in
-    the current second in the list before the conversation) sets ``inbox_incomplete = True`` after
+    the current second in the list before the conversation; a FlaskBB conversation page or a NodeBB room
+    older than the list, a cache's copy) sets ``inbox_incomplete = True`` after
     ``private_messages``: the runtime then does not count that read as having seen the inbox up to its
     start (see :mod:`forumbot.runtime.arrival`).
 
