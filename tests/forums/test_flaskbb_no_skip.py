@@ -56,7 +56,7 @@ def _play(site: FakeFlaskBB, events) -> tuple[Consumer, set[int], set[int]]:
     return consumer, pms, posts
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(event, max_size=30))
 def test_every_message_and_post_is_stored_once_whatever_fails(events):
     site = _site()

@@ -155,7 +155,7 @@ def _judge(site: FakePhpBB) -> PhpBBForum:
     return judge
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(event, max_size=25))
 def test_every_private_message_and_post_is_stored_once_whatever_fails(events):
     site = FakePhpBB()
