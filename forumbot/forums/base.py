@@ -18,7 +18,8 @@ Polling
 
 Reads that saw too little
     An adapter whose inbox read knows it missed a message it saw listed (Discuz! shows a message sent in
-    the current second in the list before the conversation) sets ``inbox_incomplete = True`` after
+    the current second in the list before the conversation; a FlaskBB conversation page or a NodeBB room
+    older than the list, a cache's copy) sets ``inbox_incomplete = True`` after
     ``private_messages``: the runtime then does not count that read as having seen the inbox up to its
     start (see :mod:`forumbot.runtime.arrival`).
 
@@ -55,6 +56,15 @@ def fingerprint(text: str, length: int = 40) -> str:
     """Letters, digits and CJK of ``text`` only (at most ``length``): the same for a Markdown/BBCode body
     and the plain text the forum shows of it. How the runtime recognises its own post or message."""
     return "".join(ch for ch in text if ch.isalnum())[:length]
+
+
+def stored_subject(subject: str, limit: int | None = None) -> str:
+    """``subject`` as a forum stores and shows it: on one line, whitespace runs (newlines, tabs, spaces)
+    collapsed to one space, stripped (FlaskBB shows it stripped, phpBB trims what a form sends, Discuz!
+    trims a message, whose first line is the subject), and at most ``limit`` characters where the forum
+    cuts it (phpBB: 120). An adapter sends it so and compares by it when it looks for what it sent."""
+    one = " ".join(subject.split())
+    return one[:limit].rstrip() if limit is not None else one
 
 
 @dataclass(frozen=True)

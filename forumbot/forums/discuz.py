@@ -55,10 +55,11 @@ import httpx
 
 from forumbot.forums import discuz_api as api
 from forumbot.forums._http import Transport
-from forumbot.forums.base import SentMessage, ThreadPost
+from forumbot.forums.base import SentMessage, ThreadPost, stored_subject
 from forumbot.forums.discuz_pm import DiscuzInbox, fp
 from forumbot.forums.errors import (
     AuthFailed,
+    BrokenPage,
     ForumDown,
     ForumError,
     LayoutChanged,
@@ -179,9 +180,9 @@ class DiscuzForum(DiscuzInbox):
         self._note(answer)
         if answer.error == "mobile_is_closed":
             raise api.closed_error()
-        if not answer.json:
-            raise LayoutChanged(self._url(module, params, version), f"a JSON answer (got HTTP {answer.status}: "
-                                f"{answer.page[:120]!r})")
+        if not answer.json:  # cut JSON or an HTML page (a proxy's error page): read again at the next poll
+            raise BrokenPage(self._url(module, params, version), f"a JSON answer (got HTTP {answer.status}: "
+                             f"{answer.page[:120]!r})")
         return answer
 
     def _post(self, module: str, params: Mapping[str, Any], fields: Mapping[str, str], *, version: int = 4) -> api.Answer:
@@ -274,6 +275,9 @@ class DiscuzForum(DiscuzInbox):
                          "ask the administrator to switch the login captcha off (防灌水 → 验证码 → 登录); exempting "
                          "the judge's user group cannot work for the login (the group is unknown before it)")
         if not self._confirm():
+            if not answer.json and answer.status == 200:  # cut short or a proxy's page: not the forum's refusal
+                raise BrokenPage(self._url("login", {"loginsubmit": "yes"}, version),
+                                 f"a JSON answer (got {answer.page[:80]!r})")
             detail = val or (f"HTTP {answer.status}" + (f": {answer.page[:100]}" if answer.page else ""))
             self._refuse(f"the forum at {self.base_url} did not log {self.username!r} in ({detail})")
 
@@ -621,6 +625,7 @@ class DiscuzForum(DiscuzInbox):
         """
         target = {"touid": user[4:]} if user.startswith("uid:") and user[4:].isdigit() else {"username": user}
         what = f"the private message to {user!r}"
+        subject = stored_subject(subject)  # the first line: Discuz! trims the message, find_sent_pm reads one line
         message = f"{subject}\n\n{body}" if subject else body
         answer = self._write("sendpm", {"pmsubmit": "yes"}, {**target, "message": message}, what)
         pmid = api.to_int(answer.variables.get("pmid"))

@@ -49,6 +49,18 @@ class LayoutChanged(ForumError):
         self.missing = missing
 
 
+class BrokenPage(ForumDown):
+    """An answer that is not a whole page of the forum: HTML cut short (no ``</html>``), JSON cut short, or
+    someone else's page served with HTTP 200 (a proxy's error page). Nothing in it is used — a cut page
+    parses into shortened text — and reading it again may succeed, so it is a :class:`ForumDown` (the runtime
+    reads again at the next poll). ``url`` and ``missing`` as for :class:`LayoutChanged`."""
+
+    def __init__(self, url: str, missing: str):
+        super().__init__(f"the forum's answer to {url} was not a whole page ({missing} missing); it is read again")
+        self.url = url
+        self.missing = missing
+
+
 class SendFailed(ForumError):
     """A private message (or post) was not delivered although the forum answered, e.g. a full mailbox.
 

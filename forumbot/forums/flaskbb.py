@@ -34,7 +34,7 @@ import httpx
 
 from forumbot.forums import flaskbb_pages as pages
 from forumbot.forums._http import Transport
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint, stored_subject
 from forumbot.forums.errors import (
     AuthFailed,
     ForumError,
@@ -45,6 +45,7 @@ from forumbot.forums.errors import (
     SendFailed,
     WriteUncertain,
 )
+from forumbot.forums.html_text import require_whole_page
 
 
 class _HasCommon(Protocol):
@@ -57,6 +58,8 @@ class _HasCommon(Protocol):
 T = TypeVar("T", bound="pages.PageCommon | _HasCommon")
 _CSRF_MAX_AGE = 30 * 60.0  # seconds; FlaskBB's tokens last an hour
 _CURSOR_KIND = "flaskbb/1"
+SUBJECT_LIMIT = 255  # characters: the conversations' subject column (String(255))
+_PAGE_MARK = "flaskbb-navbar"  # on every page FlaskBB renders (Aurora's navbar), not on a proxy's error page
 
 
 class FlaskBBForum:
@@ -99,6 +102,9 @@ class FlaskBBForum:
         self._threads: dict[int, dict[str, int]] = {}
         self._convs: dict[int, dict[str, Any]] = {}
         self._viewed: list[int] = []
+        self._unsettled = False  # the last inbox read did not finish: the next one lists every page
+        #: the last inbox read saw a conversation page older than the list (see base.Forum): not complete
+        self.inbox_incomplete = False
 
     def __repr__(self) -> str:
         return f"FlaskBBForum({self.base_url!r}, user={self.username!r})"
@@ -184,6 +190,7 @@ class FlaskBBForum:
             else:
                 if response.status_code != 200:
                     raise LayoutChanged(final, f"HTTP 200 (got {response.status_code})")
+                require_whole_page(response.text, final, _PAGE_MARK)  # a cut page parses into shorter messages
                 parsed = parse(response.text, final)
                 common = parsed if isinstance(parsed, pages.PageCommon) else parsed.common
                 if common.user is not None:
@@ -292,6 +299,9 @@ class FlaskBBForum:
         after = int(after_message_id or 0)
         me = self.whoami() if self._user is None else self._user
         to_open: dict[int, pages.InboxRow | None] = {}
+        # After a read that did not finish, conversations were opened (moved up) or listed and not opened:
+        # the rule below for stopping at a page no longer holds, so every page is listed once.
+        deep, self._unsettled = self._unsettled, True
         page = 1
         while True:
             inbox = self._page("/conversations/inbox" + (f"?page={page}" if page > 1 else ""), pages.parse_inbox)
@@ -300,7 +310,7 @@ class FlaskBBForum:
                 if known is None or known["marker"] != row.marker or known["last"] > after:
                     to_open[row.conversation_id] = row
             last = inbox.rows[-1] if inbox.rows else None
-            more = last is not None and (last.conversation_id in to_open or last.conversation_id in self._viewed)
+            more = deep or (last is not None and (last.conversation_id in to_open or last.conversation_id in self._viewed))
             if inbox.page >= inbox.last_page or not more:
                 break
             page = inbox.page + 1
@@ -308,6 +318,7 @@ class FlaskBBForum:
             if known["last"] > after:
                 to_open.setdefault(cid, None)
         found: list[PrivateMessage] = []
+        stale = False
         for cid, listed in to_open.items():
             try:
                 conv = self._page(f"/conversations/{cid}/view", pages.parse_conversation)
@@ -316,14 +327,20 @@ class FlaskBBForum:
                 continue
             except ForumError as exc:  # keep what was read: the conversations opened are in the cursor
                 exc.partial = sorted(found, key=lambda m: m.message_id)  # type: ignore[attr-defined]
+                self._viewed = list(dict.fromkeys([*self._viewed, *to_open]))
                 raise
             received = [m for m in conv.messages if m.author != me]
             for m in received:
                 if m.message_id > after:
                     found.append(PrivateMessage(m.message_id, m.author, m.time_utc, conv.subject, m.text, cid))
             marker = listed.marker if listed else self._convs.get(cid, {}).get("marker", "")
+            if listed is not None and max(m.time_utc for m in conv.messages) < listed.last_time_utc:
+                # the page is older than the list (a cache's copy): its newest message is not on it; open it
+                # again next poll, and this read must not count as complete (a higher id would pass it)
+                stale, marker = True, ""
             self._convs[cid] = {"marker": marker, "last": max((m.message_id for m in received), default=0)}
-        self._viewed = list(to_open)
+        self._viewed, self._unsettled = list(to_open), False
+        self.inbox_incomplete = stale
         return sorted(found, key=lambda m: m.message_id)
 
     def inbox_usage(self) -> tuple[int | None, int | None]:
@@ -417,6 +434,8 @@ class FlaskBBForum:
                 return self._reply_pm(int(conversation_id), user, body)
             except NotFound:
                 pass  # the judge's copy was deleted: start a new conversation
+        # FlaskBB shows the subject stripped and refuses a blank one ("A Subject is required.")
+        subject = stored_subject(subject, SUBJECT_LIMIT) or stored_subject(body, 60) or "-"
         fields = {"to_user": user, "subject": subject, "message": body, "send_message": "Start Conversation"}
         answer = self._submit("/conversations/new", fields, form_path="/conversations/new")
         location = answer.headers.get("location", "")
@@ -472,7 +491,8 @@ class FlaskBBForum:
         cid = conversation_id
         if not cid:
             sent = self._page("/conversations/sent", pages.parse_inbox)
-            row = next((r for r in sent.rows if r.to_user == user and r.subject == subject), None)
+            want = stored_subject(subject, SUBJECT_LIMIT) or stored_subject(body, 60) or "-"
+            row = next((r for r in sent.rows if r.to_user == user and stored_subject(r.subject) == want), None)
             if row is None:
                 return None
             cid = row.conversation_id
@@ -499,6 +519,7 @@ class FlaskBBForum:
             "threads": {str(k): dict(v) for k, v in self._threads.items()},
             "conversations": {str(k): dict(v) for k, v in self._convs.items()},
             "viewed": list(self._viewed),
+            "unsettled": self._unsettled,
         }
 
     def import_cursor(self, data: Mapping[str, Any]) -> None:
@@ -509,6 +530,7 @@ class FlaskBBForum:
             threads = {int(k): {"post": int(v["post"]), "page": int(v["page"])} for k, v in data["threads"].items()}
             convs = {int(k): {"marker": str(v["marker"]), "last": int(v["last"])} for k, v in data["conversations"].items()}
             viewed = [int(c) for c in data.get("viewed", [])]
+            unsettled = bool(data.get("unsettled", False))
         except (KeyError, TypeError, ValueError, AttributeError):
             return
-        self._threads, self._convs, self._viewed = threads, convs, viewed
+        self._threads, self._convs, self._viewed, self._unsettled = threads, convs, viewed, unsettled

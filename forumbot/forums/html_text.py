@@ -12,6 +12,8 @@ import re
 
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
+from forumbot.forums.errors import BrokenPage
+
 _DROP_TAGS = {"blockquote", "button", "script", "style", "template", "form", "input", "textarea", "select"}
 _DROP_CLASSES = {"post-signature", "signature", "quote", "bbcode_quote", "attachments"}
 _BLOCK_TAGS = {
@@ -59,3 +61,17 @@ def _tidy(text: str) -> str:
     text = "\n".join(lines)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip()
+
+
+_HTML_END = re.compile(r"</html>\s*\Z", re.I)
+
+
+def require_whole_page(text: str, url: str, mark: str) -> None:
+    """Raises :class:`~forumbot.forums.errors.BrokenPage` unless ``text`` is a whole page of the forum: it
+    ends with ``</html>`` (a page cut short does not; lxml would parse what arrived and a message cut in the
+    middle would read as a shorter message) and contains ``mark``, a string every page of the engine has
+    (``flaskbb-navbar``, ``id="phpbb"``; a proxy's error page served with 200 has neither)."""
+    if not _HTML_END.search(text[-200:]):
+        raise BrokenPage(url, "the end of the page '</html>'")
+    if mark not in text:
+        raise BrokenPage(url, f"the forum's page structure ({mark!r})")

@@ -51,9 +51,10 @@ import httpx
 
 from forumbot.forums import nodebb_api as api
 from forumbot.forums._http import Transport
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint, stored_subject
 from forumbot.forums.errors import (
     AuthFailed,
+    BrokenPage,
     LayoutChanged,
     NoSuchUser,
     NotAllowed,
@@ -138,6 +139,8 @@ class NodeBBForum:
         self._uids: dict[str, tuple[int, str]] = {}  # name -> (uid, name as the forum spells it)
         self._threads: dict[int, dict[str, int]] = {}  # tid -> {"pid", "index"} of the last post returned
         self._rooms: dict[int, dict[str, Any]] = {}  # roomId -> {"marker", "last"} (last: newest mid from others)
+        #: the last inbox read saw a room older than the chat list's teaser (see base.Forum): not complete
+        self.inbox_incomplete = False
         self._queued: dict[str, str] = {}  # "tid:fingerprint" -> NodeBB's queue id
         self._newbie: bool | None = None  # held to NodeBB's newbie chat delay? (asked on a chat refusal)
 
@@ -198,6 +201,8 @@ class NodeBBForum:
             raise NotFound(f"{what} does not exist on {self.base_url} ({answer.message or 'HTTP 404'})")
         if answer.status in (401, 403):
             raise NotAllowed(f"{what}: the forum refused the judge's account ({answer.message or answer.status})")
+        if not answer.json and answer.ok:  # cut JSON or a proxy's page with 200: read again at the next poll
+            raise BrokenPage(f"{self.base_url}{path}", f"a JSON answer (got HTTP {answer.status}: {answer.text[:100]!r})")
         if not answer.json or not answer.ok or answer.data is None:
             raise LayoutChanged(f"{self.base_url}{path}", f"a JSON answer (got HTTP {answer.status}: {answer.text[:100]!r})")
         return answer.data
@@ -506,6 +511,7 @@ class NodeBBForum:
         module docstring); the judge's own messages and NodeBB's system messages are left out."""
         after = int(after_message_id) if after_message_id is not None else 0
         out: dict[int, PrivateMessage] = {}
+        stale = False
         for page in range(1, _MAX_ROOM_PAGES + 1):
             data = self._read("/api/v3/chats", {"page": page, "perPage": _ROOMS_PER_PAGE}, what="the chat list")
             rooms = [r for r in (data.get("rooms") if isinstance(data, dict) else None) or [] if isinstance(r, dict)]
@@ -518,11 +524,17 @@ class NodeBBForum:
                     opened_last = False
                     continue
                 since = min(known["last"], after) if known else after
-                newest = self._read_room(rid, since, out, after)
+                newest, latest = self._read_room(rid, since, out, after)
+                teaser: Mapping[str, Any] = room["teaser"] if isinstance(room.get("teaser"), dict) else {}
+                if latest < api.to_int(teaser.get("timestamp")):
+                    # the room's answer is older than the list's teaser (a cache's copy): read it again next
+                    # poll, and this read must not count as complete (a higher mid would pass the missing one)
+                    stale, marker = True, ""
                 self._rooms[rid] = {"marker": marker, "last": newest}
                 opened_last = True
             if len(rooms) < _ROOMS_PER_PAGE or not opened_last:
                 break
+        self.inbox_incomplete = stale
         return [out[k] for k in sorted(out)]
 
     @staticmethod
@@ -530,10 +542,11 @@ class NodeBBForum:
         teaser: Mapping[str, Any] = room["teaser"] if isinstance(room.get("teaser"), dict) else {}
         return f"{api.to_int(teaser.get('timestamp'))}:{api.to_int(teaser.get('fromuid'))}"
 
-    def _read_room(self, rid: int, since: int, out: dict[int, PrivateMessage], after: int) -> int:
+    def _read_room(self, rid: int, since: int, out: dict[int, PrivateMessage], after: int) -> tuple[int, int]:
         """Reads room ``rid`` back to the first message at or below ``since``; adds the received messages above
-        ``after`` to ``out``; returns the newest received mid (``since`` when none)."""
-        newest = since
+        ``after`` to ``out``; returns the newest received mid (``since`` when none) and the timestamp (ms) of
+        the room's newest message shown, the judge's own included (0 when none)."""
+        newest, latest = since, 0
         for page in range(_MAX_MESSAGE_PAGES):
             data = self._read(f"/api/v3/chats/{rid}/messages", {"start": page * _MESSAGES_PER_PAGE},
                               what=f"chat room {rid}")
@@ -541,6 +554,7 @@ class NodeBBForum:
                         if isinstance(m, dict)]
             for m in messages:
                 mid = api.to_int(m.get("mid") or m.get("messageId"))
+                latest = max(latest, api.to_int(m.get("timestamp")))
                 if mid <= 0 or api.to_int(m.get("fromuid")) == self._uid or m.get("system") or m.get("deleted"):
                     continue
                 newest = max(newest, mid)
@@ -552,7 +566,7 @@ class NodeBBForum:
             mids = [api.to_int(m.get("mid") or m.get("messageId")) for m in messages]
             if len(messages) < _MESSAGES_PER_PAGE or (mids and min(mids) <= since):
                 break
-        return newest
+        return newest, latest
 
     # -- writing ---------------------------------------------------------------------------------------
 
@@ -680,6 +694,7 @@ class NodeBBForum:
         if target is None:
             raise NoSuchUser(f"{what} was refused: no account of that name on {self.base_url}", "no-user")
         uid, name = target
+        subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
         text = f"**{subject}**\n\n{body}" if subject else body
         parts = api.split_chat(text, self.max_chat_length)
         rid = int(conversation_id or 0) or self._room_with(uid)
@@ -734,6 +749,7 @@ class NodeBBForum:
         mine = [m for m in (data.get("messages") if isinstance(data, dict) else None) or []
                 if isinstance(m, dict) and api.to_int(m.get("fromuid")) == self._uid]
         after = int(after_message_id or 0)
+        subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
         text = f"**{subject}**\n\n{body}" if subject else body
         parts = api.split_chat(text, self.max_chat_length)
         want = fingerprint(parts[0])

@@ -49,7 +49,7 @@ import httpx
 
 from forumbot.forums import phpbb_pages as pages
 from forumbot.forums._http import Transport
-from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint
+from forumbot.forums.base import PrivateMessage, SentMessage, ThreadPost, fingerprint, stored_subject
 from forumbot.forums.errors import (
     AuthFailed,
     FloodControl,
@@ -64,11 +64,13 @@ from forumbot.forums.errors import (
     SendFailed,
     WriteUncertain,
 )
+from forumbot.forums.html_text import require_whole_page
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _CURSOR_KIND = "phpbb/1"
 FLOOD_SECONDS = 15.0  # phpBB's default flood_interval (ACP → Posting → Flood interval)
+SUBJECT_LIMIT = 120  # characters: the subject field's maxlength on phpBB's forms
 FORM_MIN_AGE_SECONDS = 1.1  # phpBB refuses a form token used in the second it was issued
 _FOLDERS = {"inbox": "inbox", "outbox": "outbox", "sentbox": "sentbox"}
 _FIND_SENT_OPENED = 6  # messages opened at most by find_sent_pm
@@ -244,6 +246,8 @@ class PhpBBForum:
                 if response.status_code == 403:
                     raise NotAllowed(f"the forum refuses {self._abs(path)} to {self.username!r} (HTTP 403)")
                 raise LayoutChanged(self._abs(path), f"HTTP 200 (got {response.status_code})")
+            # a cut page parses into shorter messages; a proxy's error page has no prosilver frame
+            require_whole_page(response.text, self._abs(path), 'id="phpbb"')
             common = pages.parse_common_page(response.text, self._abs(path))
             if common.user is not None:
                 self._user = common.user
@@ -504,6 +508,7 @@ class PhpBBForum:
             raise NoSuchUser(f"the private message to {user!r} was not sent: the forum has no such user",
                              "no such user")
         uid, _ = found
+        subject = stored_subject(subject, SUBJECT_LIMIT)  # phpBB trims it; its form takes 120 characters
         fields = {f"address_list[u][{uid}]": "to", "subject": subject, "message": body, "post": "Submit"}
         try:
             answer = self._write("/ucp.php?i=pm&mode=compose", fields, f"the private message to {user!r}",
@@ -530,11 +535,12 @@ class PhpBBForum:
         text matches ``body`` (by :func:`~forumbot.forums.base.fingerprint`; the newest when ``body`` is
         empty), from the first pages of the outbox (not yet delivered) and the sent box; or None."""
         after = int(after_message_id or 0)
+        want_subject = stored_subject(subject, SUBJECT_LIMIT)
         candidates: list[tuple[int, int]] = []  # (message id, folder id)
         for folder, fid in (("outbox", -2), ("sentbox", -1)):
             rows = self._page(f"/ucp.php?i=pm&folder={folder}", pages.parse_folder).rows
             candidates += [(r.message_id, fid) for r in rows
-                           if r.message_id > after and r.party == user and r.subject == subject]
+                           if r.message_id > after and r.party == user and stored_subject(r.subject) == want_subject]
         if not candidates:
             return None
         want = fingerprint(body) if body else ""
