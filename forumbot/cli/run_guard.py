@@ -10,6 +10,7 @@ import signal
 import socket
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -56,7 +57,10 @@ def died_here(worker: str) -> bool:
         return True
     except OSError:
         return False  # it exists (another user's)
-    return False
+    try:  # a zombie (killed, not yet reaped by its parent) is dead too
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
 
 
 #: how ``run`` waits before asking the forum again (tests replace it): ``stop`` set ends the wait early
