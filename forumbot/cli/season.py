@@ -157,15 +157,17 @@ def _check_file(config: Path, forum: bool) -> None:
         for line in vote_chart_lines(c):
             typer.echo(line)
     if forum:
-        from forumbot.forums.check import _report, account_report, diagnose
+        from forumbot.forums.check import _report, account_report, diagnose, failed
 
         try:
             f = make_forum(c.forum, c.base_dir)
         except SettingsError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        report: list[str] = []
         try:
             for line in _report(f, c.forum, recipients=len(c.players) + len(c.organisers)):
+                report.append(line)
                 typer.echo(line)
             lines, missing = account_report(f, c.players, c.organisers)
             lines += vote_chart_lines(c, f if c.forum.engine == "discuz" else None)
@@ -174,7 +176,7 @@ def _check_file(config: Path, forum: bool) -> None:
             raise typer.Exit(1) from None
         for line in lines:
             typer.echo(line)
-        if missing:
+        if missing or failed(report):
             raise typer.Exit(1)
 
 
