@@ -5,12 +5,9 @@ player's and organiser's forum account is known to exist (the check of ``forumbo
 from __future__ import annotations
 
 import logging
-import os
 import signal
-import socket
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -22,46 +19,6 @@ from forumbot.language.numbers import parse_duration
 from forumbot.runtime.schedule import format_local
 
 log = logging.getLogger("forumbot")
-
-_INIT_PID_NAMESPACE = "pid:[4026531836]"  # Linux's first pid namespace (PROC_PID_INIT_INO)
-
-
-def _pid_namespace() -> str:
-    try:
-        return os.readlink("/proc/self/ns/pid")
-    except OSError:
-        return _INIT_PID_NAMESPACE
-
-
-def worker_id() -> str:
-    """This process as a lease holder: ``host:pid``, with the pid namespace when it is not the machine's
-    (a container): two processes with one host name in two namespaces are never taken for each other."""
-    ns = _pid_namespace()
-    host = socket.gethostname() if ns == _INIT_PID_NAMESPACE else f"{socket.gethostname()}/{ns}"
-    return f"{host}:{os.getpid()}"
-
-
-def died_here(worker: str) -> bool:
-    """True when ``worker`` (a :func:`worker_id`) was a process of this machine and namespace that no longer
-    exists: on SQLite (a local file: its processes share the machine) its lease is ended at once instead of
-    after its length, so a `run` killed by SIGKILL or the out-of-memory killer can be restarted at once. A
-    reused pid only makes the new run wait for the lease. On PostgreSQL two machines may have one host name:
-    there a dead holder's lease always runs its length."""
-    host, _, pid = worker.rpartition(":")
-    here = worker_id().rpartition(":")[0]
-    if host != here or not pid.isdigit() or int(pid) == os.getpid():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # it exists (another user's)
-    try:  # a zombie (killed, not yet reaped by its parent) is dead too
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("Z", "X")
-    except (OSError, IndexError):
-        return False
-
 
 #: how ``run`` waits before asking the forum again (tests replace it): ``stop`` set ends the wait early
 def _wait(stop: threading.Event, seconds: float) -> None:
@@ -112,7 +69,7 @@ def run_season(config: SeasonConfig, forum: Any, lease_seconds: float, make_bot:
     another took the season) stops it: exit 1. ``warning`` (a start in the past) is printed once the lease
     is ours: a second ``run`` says one line only."""
     from forumbot.runtime.runner import run_bot
-    from forumbot.serve.lease import Leases, Renewal, held_message
+    from forumbot.serve.lease import Leases, Renewal, held_message, worker_id
 
     with database_errors(config):
         engine = open_database(config)
@@ -121,14 +78,7 @@ def run_season(config: SeasonConfig, forum: Any, lease_seconds: float, make_bot:
         except ValueError as exc:
             typer.echo(f"error: season {config.name!r}: {exc}", err=True)
             raise typer.Exit(2) from None
-        lease = leases.try_acquire(config.name)
-        if lease is None:
-            holder = leases.holder(config.name)
-            if holder is not None and not holder.archived and leases.sqlite and died_here(holder.worker):
-                log.warning("season %s: the process %s that held it has died: its lease is taken over now",
-                            config.name, holder.worker)
-                leases.end(config.name, holder.worker)
-                lease = leases.try_acquire(config.name)
+        lease = leases.take(config.name)
         if lease is None:
             holder = leases.holder(config.name)
             if holder is not None and holder.archived:

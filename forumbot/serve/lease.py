@@ -28,10 +28,13 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import select, text, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -76,6 +79,45 @@ _LEASE = SeasonLeaseRow.__table__  # type: ignore[attr-defined]
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+_INIT_PID_NAMESPACE = "pid:[4026531836]"  # Linux's first pid namespace (PROC_PID_INIT_INO)
+
+
+def _pid_namespace() -> str:
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return _INIT_PID_NAMESPACE
+
+
+def worker_id() -> str:
+    """This process as a lease holder: ``host:pid``, with the pid namespace when it is not the machine's
+    (a container): two processes with one host name in two namespaces are never taken for each other."""
+    ns = _pid_namespace()
+    host = socket.gethostname() if ns == _INIT_PID_NAMESPACE else f"{socket.gethostname()}/{ns}"
+    return f"{host}:{os.getpid()}"
+
+
+def died_here(worker: str) -> bool:
+    """True when ``worker`` (a :func:`worker_id`) was a process of this machine and namespace that no longer
+    exists (:meth:`Leases.take` uses it on SQLite only: on PostgreSQL two machines may have one host name,
+    and there a dead holder's lease always runs its length). A reused pid only makes the taker wait for
+    the lease."""
+    host, _, pid = worker.rpartition(":")
+    here = worker_id().rpartition(":")[0]
+    if host != here or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists (another user's)
+    try:  # a zombie (killed, not yet reaped by its parent) is dead too
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
 
 
 class Leases:
@@ -172,6 +214,20 @@ class Leases:
         if worker and worker != self.worker:
             log.info("season %s: taken over from %s (lease epoch %d)", season, worker, epoch)
         return Lease(season, self.worker, epoch)
+
+    def take(self, season: str) -> Lease | None:
+        """:meth:`try_acquire`, and on SQLite (a local file: its processes share the machine) also a lease whose
+        holder was a process of this machine that no longer exists (:func:`died_here`: killed by SIGKILL or
+        the out-of-memory killer), which is ended at once instead of after its length."""
+        lease = self.try_acquire(season)
+        if lease is None and self.sqlite:
+            holder = self.holder(season)
+            if holder is not None and holder.valid and died_here(holder.worker):
+                log.warning("season %s: the process %s that held it has died: its lease is taken over now",
+                            season, holder.worker)
+                self.end(season, holder.worker)
+                lease = self.try_acquire(season)
+        return lease
 
     def holder(self, season: str) -> Holder | None:
         """Who holds (or last held) ``season``'s lease; None when nobody ever did."""

@@ -261,3 +261,29 @@ def test_a_takeover_waits_for_the_lock_not_for_a_racing_check(tmp_path):
     for t in threads:
         t.join()
     assert sum(1 for lease in got if lease is not None) == 1
+
+
+def test_run_of_a_season_a_serve_worker_holds_in_the_same_database(db_url, tmp_path, monkeypatch):
+    """`forumbot serve --database URL` (a worker's lease on the season) and `forumbot run` of the season's file
+    with that database: run stops at once naming the worker; after the worker's clean stop run takes it."""
+    path = tmp_path / "season.toml"
+    path.write_text(SEASON.replace('organisers = ["Org"]\n', f'organisers = ["Org"]\ndatabase = "{db_url}"\n'),
+                    encoding="utf-8")
+    forum = MemoryForum("judge")
+    monkeypatch.setattr(season_cli, "_forum", lambda config: forum)
+    engine = _engine(path)
+    worker = Leases(engine, "serve-host:77", lease_seconds=60)
+    lease = worker.try_acquire("leased")
+    assert lease is not None
+    calls = _fake_runner(monkeypatch)
+    refused = CliRunner().invoke(app, ["run", str(path)])
+    assert refused.exit_code == 2 and calls == [], refused.output
+    assert "judged by serve-host:77 (host:pid) since" in refused.output and "expires in" in refused.output
+    left = int(refused.output.split("expires in ")[1].split(" s")[0])
+    assert 0 < left <= 60
+    worker.release(lease)  # the worker stopped (SIGTERM): its lease ends at once
+    taken = CliRunner().invoke(app, ["run", str(path)])
+    assert taken.exit_code == 0, taken.output
+    assert len(calls) == 1
+    holder = worker.holder("leased")
+    assert holder is not None and holder.worker.endswith(f":{os.getpid()}") and not holder.valid  # ended at its stop
