@@ -18,8 +18,8 @@ from typing import Any
 from forumbot.forums.errors import ForumError
 
 #: what to change, named as the Discuz! admin centre names it
-FIX = ("switch posting (发帖) off in Admin → Anti-spam → Captcha and Security question (防灌水 → 验证设置), "
-       "or exempt the judge's user group from them (Users → User groups → the judge's group)")
+FIX = ("switch the posting captcha off (Admin → Anti-spam → Captcha, 后台 → 防灌水 → 验证码设置: 发帖; and the "
+       "security question for posting, 验证问答设置), or exempt the judge's user group from them")
 
 
 def posting_lines(forum: Any) -> list[str]:
