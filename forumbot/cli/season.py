@@ -287,7 +287,7 @@ def organiser(
     from forumbot.language.types import ORGANISER_VERBS, ParseError
 
     c = _with_database(_load(config), database)
-    if _no_database(c):
+    if _no_database(c) or _never_run(c) is not None:
         typer.echo(f"error: season {c.name!r} has not started: run it first (`forumbot run {config}`)", err=True)
         raise typer.Exit(2)
     bot = _bot(c)

@@ -124,15 +124,18 @@ def test_a_database_server_that_does_not_answer(tmp_path, no_forum, command):
     assert no_forum == []
 
 
-def test_status_of_a_season_never_run_in_a_shared_database_creates_nothing(tmp_path):
+@pytest.mark.parametrize("command", ["status", "organiser", "report"])
+def test_a_season_never_run_in_a_shared_database_is_not_started_and_nothing_is_created(tmp_path, command):
     shared = tmp_path / "shared.db"
     other = _season(tmp_path / "other", f'database = "sqlite:///{shared}"\n')
     Bot(load_config(other), MemoryForum("judge")).db.dispose()  # another season lives in that database
     path = _season(tmp_path / "mine", f'database = "sqlite:///{shared}"\n')
     text = path.read_text(encoding="utf-8").replace('name = "dbs"', 'name = "never run"')
     path.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(app, ["status", str(path)])
-    assert result.exit_code == 0 and "not started" in result.output, result.output
+    args = [command, str(path)] + {"organiser": ["pause"], "report": ["-o", str(tmp_path / "out")]}.get(command, [])
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == (0 if command == "status" else 2), result.output
+    assert "not started" in result.output, result.output
     with make_engine(f"sqlite:///{shared}").connect() as c:
         names = c.execute(select(SeasonRow.name)).scalars().all()
     assert names == ["dbs"]  # no row for the season looked at
