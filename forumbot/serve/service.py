@@ -144,7 +144,6 @@ class SeasonThread(threading.Thread):
             self.error = f"{type(exc).__name__}: {exc}"
             log.error("season %s stopped: %s", self.config.name, self.error)
 
-
     def _own_lease(self, engine: Engine) -> bool:
         """Take the season's lease in ``engine`` (its own database): False, with the holder logged once, when
         another process judges it (a `forumbot run` of the same file); the next scan tries again."""
@@ -310,9 +309,9 @@ class Service:
             leases = th.leases or self.leases
             if th.lease is not None and leases is not None and not th.stop_event.is_set() \
                     and not self._renew(th.lease, leases):
-                    log.warning("season %s: lease lost; this worker stops judging it", name)
-                    self.metrics.leases_lost.inc()
-                    th.stop_event.set()
+                log.warning("season %s: lease lost; this worker stops judging it", name)
+                self.metrics.leases_lost.inc()
+                th.stop_event.set()
         if self._stop.is_set():
             return
         seasons = self.scan()
