@@ -1,7 +1,8 @@
 """``forumbot forum-check CONFIG``: log in with the season's ``[forum]`` settings, read the thread and the inbox,
 and say what was found — or one paragraph on what is wrong. Posts nothing.
 
-Exit codes: 0 all good, 1 the forum refused or failed, 2 the settings are wrong.
+Exit codes: 0 all good, 1 the forum refused or failed, or is set up so that the judge cannot post (an ``ERROR:``
+line says which setting to change), 2 the settings are wrong.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 import typer
 
 from forumbot.cli.root import app
-from forumbot.forums.check import _report, diagnose
+from forumbot.forums.check import _report, diagnose, failed
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, load_forum_settings, make_forum
 
@@ -27,8 +28,10 @@ def forum_check(
     except SettingsError as exc:
         typer.echo(f"Forum settings problem: {exc}.", err=True)
         raise typer.Exit(2) from None
+    lines: list[str] = []
     try:
         for line in _report(forum, settings):
+            lines.append(line)
             typer.echo(line)
     except ForumError as exc:
         typer.echo(diagnose(exc, settings), err=True)
@@ -38,3 +41,5 @@ def forum_check(
         raise typer.Exit(1) from None
     finally:
         forum.close()
+    if failed(lines):  # the judge could not post or write as the forum is set up: the ERROR lines say why
+        raise typer.Exit(1)

@@ -23,7 +23,7 @@ def report(
 ) -> None:
     """Write a static, offline HTML report of a season (timeline, vote charts, deaths, scores,
     standings) in the season's locale."""
-    from forumbot.cli.season import _bot, _load, _no_database
+    from forumbot.cli.season import _bot, _load, _never_run, _no_database
     from forumbot.report.data import extract
     from forumbot.report.log import from_bot
 
@@ -31,7 +31,7 @@ def report(
         typer.echo("error: --public and --organiser ask for two different reports: give one", err=True)
         raise typer.Exit(2)
     config = _load(season)
-    if _no_database(config):
+    if _no_database(config) or _never_run(config) is not None:
         typer.echo(f"error: season {config.name!r} has not started (no database yet): nothing to report", err=True)
         raise typer.Exit(2)
     bot = _bot(config)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from forumbot.cli.database import database_errors, has_tables
 from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import plain
@@ -17,6 +18,7 @@ from forumbot.config import ConfigError, SeasonConfig, load_config
 from forumbot.engine.ruleset import ruleset_ids
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, make_forum
+from forumbot.language.numbers import parse_duration
 from forumbot.resources import package_dir
 from forumbot.runtime.schedule import format_local
 
@@ -41,14 +43,17 @@ def _load(path: Path) -> SeasonConfig:
         raise typer.Exit(2) from None
 
 
-def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False):
+def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False, engine=None):
+    """The season's bot (its database opened, and created if new); a bad season file or a database that
+    cannot be opened or written ends the command with one line (exit codes 2 and 1)."""
     from forumbot.runtime.bot import Bot
 
-    try:
-        return Bot(config, forum, accept_new_rules=accept_new_rules)
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    with database_errors(config):
+        try:
+            return Bot(config, forum, accept_new_rules=accept_new_rules, engine=engine)
+        except ConfigError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
 
 
 @app.command("init")
@@ -152,15 +157,17 @@ def _check_file(config: Path, forum: bool) -> None:
         for line in vote_chart_lines(c):
             typer.echo(line)
     if forum:
-        from forumbot.forums.check import _report, account_report, diagnose
+        from forumbot.forums.check import _report, account_report, diagnose, failed
 
         try:
             f = make_forum(c.forum, c.base_dir)
         except SettingsError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        report: list[str] = []
         try:
             for line in _report(f, c.forum, recipients=len(c.players) + len(c.organisers)):
+                report.append(line)
                 typer.echo(line)
             lines, missing = account_report(f, c.players, c.organisers)
             lines += vote_chart_lines(c, f if c.forum.engine == "discuz" else None)
@@ -169,7 +176,7 @@ def _check_file(config: Path, forum: bool) -> None:
             raise typer.Exit(1) from None
         for line in lines:
             typer.echo(line)
-        if missing:
+        if missing or failed(report):
             raise typer.Exit(1)
 
 
@@ -180,20 +187,29 @@ def run(
     accept_new_rules: bool = typer.Option(
         False, "--accept-new-rules",
         help="resume a running season judged by another version of the parser or rules with this one's (recorded)"),
+    lease: str = typer.Option("60s", help="how long the season stays locked to this process if it dies without "
+                                          "stopping (a SIGTERM ends it at once)"),
 ) -> None:
-    """Run the season until the game is over and every post and private message is delivered."""
-    from forumbot.runtime.runner import run_bot
+    """Run the season until the game is over and every post and private message is delivered. One process
+    judges a season: a second `run` of it (or a `run` of a season `serve` judges) stops at once, exit 2."""
+    from forumbot.cli.run_guard import run_season
 
     setup_logging(log_level)
     c = _load(config)
-    if warning := past_start_warning(c):
-        typer.echo(warning, err=True)
     try:
-        f = make_forum(c.forum, c.base_dir)
+        lease_seconds = parse_duration(lease).total_seconds()
+    except ValueError:
+        lease_seconds = 0.0
+    if lease_seconds <= 0:
+        typer.echo(f"error: --lease {lease!r} is not a duration such as 60s or 2m", err=True)
+        raise typer.Exit(2)
+    try:
+        f = _forum(c)
     except SettingsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    run_bot(_bot(c, f, accept_new_rules))
+    warning = past_start_warning(c)  # before the database is opened: it tells whether the season ran
+    run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
 
 
 @app.command("status")
@@ -212,6 +228,9 @@ def status(
     c = _with_database(_load(config), database)
     if _no_database(c):
         typer.echo(f"season {c.name!r}: not started (no database yet)")
+        return
+    if (never := _never_run(c)) is not None:
+        typer.echo(f"season {c.name!r}: not started ({never})")
         return
     bot = _bot(c)
     g = bot.game
@@ -268,7 +287,7 @@ def organiser(
     from forumbot.language.types import ORGANISER_VERBS, ParseError
 
     c = _with_database(_load(config), database)
-    if _no_database(c):
+    if _no_database(c) or _never_run(c) is not None:
         typer.echo(f"error: season {c.name!r} has not started: run it first (`forumbot run {config}`)", err=True)
         raise typer.Exit(2)
     bot = _bot(c)
@@ -381,6 +400,25 @@ def _bad_substitute(parsed, game, config: SeasonConfig) -> str | None:
 def _with_database(c: SeasonConfig, database: str | None) -> SeasonConfig:
     """``c`` in the database ``forumbot serve --database`` keeps every season in, when given."""
     return c.model_copy(update={"database": database}) if database else c
+
+
+def _never_run(c: SeasonConfig) -> str | None:
+    """Why the season has never run in its database (no forumbot tables there, or no row of this season),
+    found without creating anything (call it after :func:`_no_database`: a SQLite file that does not exist
+    would be created); None when the season has a row. A database that cannot be reached ends the command
+    with one line."""
+    from forumbot.runtime.store import Store, make_engine
+
+    with database_errors(c):
+        engine = make_engine(c.database_url)
+        try:
+            if not has_tables(engine):
+                return "its database has no forumbot tables yet"
+            if Store.find_season(engine, c.name) is None:
+                return "never run in its database"
+        finally:
+            engine.dispose()
+    return None
 
 
 def _no_database(c: SeasonConfig) -> bool:

@@ -17,14 +17,25 @@ from forumbot.forums.errors import (
 from forumbot.forums.settings import ForumSettings
 
 
+def failed(lines) -> bool:
+    """True when report ``lines`` hold an ``ERROR:`` line: the judge could not do its work (post, send its
+    private messages) as the forum is set up, so ``forumbot check --forum`` fails (exit 1)."""
+    return any(line.lstrip().startswith("ERROR:") for line in lines)
+
+
 def _report(forum, settings: ForumSettings, recipients: int | None = None):
-    """Lines of the report. ``recipients``: players + organisers of the season, when known (for limits)."""
+    """Lines of the report. ``recipients``: players + organisers of the season, when known (for limits).
+    An ``ERROR:`` line (:func:`failed`) says what stops the judge and the setting to change: Discuz!'s
+    posting captcha, a queue that holds the judge's posts for a moderator (NodeBB's post queue, phpBB's
+    newly registered users)."""
     forum.login()
     yield f"Logged in to {settings.base_url} ({settings.engine}) as {forum.whoami()}."
     if settings.engine == "discuz":
         yield from _discuz_report(forum, settings, recipients)
     if settings.engine == "nodebb":
-        yield from forum.check_report(recipients)
+        lines = forum.check_report(recipients)
+        yield from lines
+        yield from nodebb_queue(lines)
     if settings.engine == "phpbb":
         from forumbot.forums.phpbb_check import phpbb_report
 
@@ -61,7 +72,26 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
     yield f"Writes are spaced at least {settings.min_write_interval_seconds:g} s apart; timeout {settings.timeout_seconds:g} s."
 
 
+def nodebb_queue(lines: list[str]) -> list[str]:
+    """An ``ERROR:`` line when NodeBB's post queue would hold the judge's own posts, from the lines of
+    :meth:`NodeBBForum.check_report <forumbot.forums.nodebb.NodeBBForum.check_report>` (read from them: the
+    report has asked the forum already, and a second ask would only repeat it). The queue (``postQueue``
+    of ``/api/config``) holds the posts of an account that is neither an administrator nor a moderator
+    until its reputation reaches postQueueReputationThreshold (seen live: 202 ``"queued": true``), so the
+    game thread, the phases' posts and the results would wait for a moderator."""
+    queue_on = bool(lines) and "post queue on" in lines[0]
+    exempt = any("exempt from the post queue" in line for line in lines)
+    if not queue_on or exempt:
+        return []
+    return ["  ERROR: the post queue is on and the judge is neither an administrator nor a moderator: its game "
+            "thread, phase posts and results would wait for a moderator's approval. Make the judge a Global "
+            "Moderator (ACP → Manage → Groups → Global Moderators) or a moderator of the game's category, or "
+            "switch the post queue off (ACP → Settings → Posts → Post Queue)."]
+
+
 def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
+    from forumbot.forums.discuz_posting import posting_lines
+
     info = forum.site_info()
     account = forum.account()
     version = info.get("discuzversion") or "unknown (?check gave nothing)"
@@ -74,6 +104,7 @@ def _discuz_report(forum, settings: ForumSettings, recipients: int | None):
            f"cookies prefixed {account['cookiepre'] or '?'}.")
     yield (f"Site times are read in {settings.site_time_zone}; PM times are relative (\"3 分钟前\"): "
            "the earliest instant they allow is used.")
+    yield from posting_lines(forum)
     limit = settings.pm_conversation_limit
     if recipients is not None and limit and recipients > conversations_allowed(limit):
         yield (f"  WARNING: day 1 needs private messages to {recipients} players and organisers, but the forum lets "

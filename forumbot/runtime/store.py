@@ -128,8 +128,8 @@ class CursorRow(SQLModel, table=True):
 
 
 class SeasonLeaseRow(SQLModel, table=True):
-    """Which ``forumbot serve`` worker judges season ``season`` (its name) until ``expires_at`` (database
-    time). ``epoch`` grows at each change of worker: a write under an older epoch is refused."""
+    """Which ``forumbot serve`` worker or ``forumbot run`` process judges season ``season`` (its name) until
+    ``expires_at`` (database time), since ``since``. ``epoch`` grows at each change of worker: a write under an older epoch is refused."""
 
     __tablename__ = "season_lease"
     season: str = Field(primary_key=True)
@@ -137,6 +137,7 @@ class SeasonLeaseRow(SQLModel, table=True):
     epoch: int = Field(default=0, sa_type=BigInteger)
     expires_at: datetime = Field(sa_type=DateTime(timezone=True))
     archived: bool = False  # the season is over and delivered: no worker takes it again
+    since: datetime | None = Field(default=None, sa_type=DateTime(timezone=True))  # when this holding began
 
 
 class ServeWorkerRow(SQLModel, table=True):

@@ -26,7 +26,6 @@ import logging
 import os
 import random
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -44,7 +43,7 @@ from forumbot.migrations import upgrade
 from forumbot.runtime.inbox_routing import InboxSeason
 from forumbot.runtime.logcontext import SEASON
 from forumbot.runtime.store import make_engine
-from forumbot.serve.lease import Lease, LeaseLost, Leases
+from forumbot.serve.lease import Lease, LeaseLost, Leases, worker_id
 from forumbot.serve.metrics import HealthServer, Metrics
 from forumbot.serve.pacing import Pacing, forum_key
 
@@ -66,8 +65,9 @@ def fewer_malloc_arenas(arenas: int = 2) -> None:
 
 
 def default_worker_id() -> str:
-    """host name and process id: unique among the workers of one database."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """host name and process id (:func:`forumbot.serve.lease.worker_id`): unique among the workers of one
+    database, and the form ``forumbot run`` uses (so either can tell that a holder on this machine died)."""
+    return worker_id()
 
 
 @dataclass
@@ -95,6 +95,8 @@ class SeasonThread(threading.Thread):
     def __init__(self, service: Service, path: Path, config: SeasonConfig, lease: Lease | None) -> None:
         super().__init__(name=f"season-{config.name}", daemon=True)
         self.service, self.path, self.config, self.lease = service, path, config, lease
+        #: the leases of the season's own database (SQLite: taken by this thread), else None: the service's
+        self.leases: Leases | None = None
         self.stop_event = threading.Event()
         self.bot: Any = None
         self.done = False
@@ -109,7 +111,15 @@ class SeasonThread(threading.Thread):
         svc = self.service
         try:
             forum = svc.make_forum(self.config)
-            bot = Bot(self.config, forum, engine=svc.engine_for(self.config))
+            engine = svc.engine_for(self.config)
+            if self.lease is None:  # no shared leases: take the season's lease in its own database, as `run` does
+                engine = engine or make_engine(self.config.database_url)
+                upgrade(engine)
+                if not self._own_lease(engine):
+                    if svc.engine_for(self.config) is None:
+                        engine.dispose()
+                    return
+            bot = Bot(self.config, forum, engine=engine)
         except (ConfigError, SettingsError, ValueError) as exc:
             self.error, self.broken = str(exc), True
             log.error("season %s cannot run (the file is read again when it changes): %s", self.config.name, exc)
@@ -118,8 +128,9 @@ class SeasonThread(threading.Thread):
             self.error = f"{type(exc).__name__}: {exc}"
             log.error("season %s could not be opened: %s", self.config.name, self.error)
             return
-        if self.lease is not None and svc.leases is not None:
-            bot.store.guard = svc.leases.guard(self.lease)
+        leases = self.leases or svc.leases
+        if self.lease is not None and leases is not None:
+            bot.store.guard = leases.guard(self.lease)
         f = self.config.forum
         bot.pace = svc.pacing.pace(f.base_url, f.username, float(f.min_write_interval_seconds))
         bot.inbox_seasons = svc.inbox_seasons(self.config)
@@ -132,6 +143,25 @@ class SeasonThread(threading.Thread):
         except Exception as exc:  # pragma: no cover - the runner keeps cycle errors to itself
             self.error = f"{type(exc).__name__}: {exc}"
             log.error("season %s stopped: %s", self.config.name, self.error)
+
+    def _own_lease(self, engine: Engine) -> bool:
+        """Take the season's lease in ``engine`` (its own database): False, with the holder logged once, when
+        another process judges it (a `forumbot run` of the same file); the next scan tries again."""
+        svc = self.service
+        leases = Leases(engine, svc.options.worker, svc.options.lease_seconds)
+        lease = leases.take(self.config.name)
+        if lease is None:
+            holder = leases.holder(self.config.name)
+            said = f"judged by another process ({holder.worker})" if holder is not None else "being taken"
+            self.error = said
+            if svc._held_elsewhere.get(self.config.name) != said:
+                svc._held_elsewhere[self.config.name] = said
+                log.warning("season %s is %s: this service judges it when that process stops", self.config.name,
+                            said)
+            return False
+        svc._held_elsewhere.pop(self.config.name, None)
+        self.leases, self.lease = leases, lease
+        return True
 
 
 class Service:
@@ -163,6 +193,7 @@ class Service:
         self._invalid: dict[Path, str] = {}  # why a file is not a season file (its first line)
         self._blocked_written: dict[str, Any] | None = None
         self._inboxes: dict[str, list[InboxSeason]] = {}  # forum_key -> the seasons reading that inbox
+        self._held_elsewhere: dict[str, str] = {}  # season -> who else judges it (logged once)
 
     # --- databases -----------------------------------------------------------------------------------
     def _upgrade_once(self, engine: Engine) -> None:
@@ -265,18 +296,22 @@ class Service:
             self.metrics.forget(name, th.config.forum.base_url)
             if th.broken:
                 self._broken[th.path] = (self._files.get(th.path, (0.0, None))[0], name, th.error or "cannot run")
+                self.metrics.seasons.labels("blocked").set(len(self._broken))  # as /healthz shows it from now
             if th.done:
-                if th.lease is not None and self.leases is not None:
+                if th.lease is not None and th.leases is not None:
+                    self._release(th.leases, th.lease)  # its own database: archived with the file
+                elif th.lease is not None and self.leases is not None:
                     self.leases.release(th.lease, archived=True)
                 self.archive(th.path, th.config)
-            elif th.lease is not None and self.leases is not None:
-                self.leases.release(th.lease)
-        if self.leases is not None:
-            for name, th in list(self.threads.items()):
-                if th.lease is not None and not th.stop_event.is_set() and not self._renew(th.lease):
-                    log.warning("season %s: lease lost; this worker stops judging it", name)
-                    self.metrics.leases_lost.inc()
-                    th.stop_event.set()
+            elif th.lease is not None and (leases := th.leases or self.leases) is not None:
+                self._release(leases, th.lease)
+        for name, th in list(self.threads.items()):
+            leases = th.leases or self.leases
+            if th.lease is not None and leases is not None and not th.stop_event.is_set() \
+                    and not self._renew(th.lease, leases):
+                log.warning("season %s: lease lost; this worker stops judging it", name)
+                self.metrics.leases_lost.inc()
+                th.stop_event.set()
         if self._stop.is_set():
             return
         seasons = self.scan()
@@ -347,13 +382,18 @@ class Service:
         except OSError as exc:
             log.error("could not write %s: %s", target, exc)
 
-    def _renew(self, lease: Lease) -> bool:
-        assert self.leases is not None
+    def _renew(self, lease: Lease, leases: Leases) -> bool:
         try:
-            return self.leases.renew(lease)
+            return leases.renew(lease)
         except Exception as exc:  # the database is unreachable: the lease may lapse; the guard refuses writes
             log.error("lease renewal failed: %s", exc)
             return True
+
+    def _release(self, leases: Leases, lease: Lease) -> None:
+        try:
+            leases.release(lease)
+        except Exception as exc:  # the lease lapses after its length instead
+            log.error("season %s: could not end its lease: %s", lease.season, exc)
 
     def _start(self, name: str, path: Path, config: SeasonConfig, lease: Lease | None) -> None:
         self._broken.pop(path, None)  # read again: changed since it was blocked
@@ -378,9 +418,7 @@ class Service:
             if wait is None:
                 wait = min(self.options.lease_seconds / 3, 10.0)
             self._stop.wait(wait)  # workers started together see each other before sharing the seasons
-        every = self.options.scan_seconds
-        if self.leases is not None:
-            every = min(every, self.options.lease_seconds / 3)
+        every = min(self.options.scan_seconds, self.options.lease_seconds / 3)  # renewals in time
         try:
             while not self._stop.is_set():
                 try:
@@ -431,9 +469,7 @@ class Service:
 
     def health(self) -> dict[str, Any]:
         """The body of ``/healthz``: ``ok`` while the service loop runs on time."""
-        every = self.options.scan_seconds
-        if self.leases is not None:
-            every = min(every, self.options.lease_seconds / 3)
+        every = min(self.options.scan_seconds, self.options.lease_seconds / 3)
         stalled = time.monotonic() - self.last_step > 3 * every + 5
         seasons = {name: ("running" if th.bot is not None else ("failed: " + th.error if th.error else "starting"))
                    for name, th in self.threads.items()}

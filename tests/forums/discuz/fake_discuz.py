@@ -329,6 +329,17 @@ class FakeDiscuz:
         perm["uploadhash"] = self.uploadhash(ctx.me.uid if ctx.me else 0)
         return ctx.answer(allowperm=perm)
 
+    def _m_secure(self, ctx: _Ctx) -> httpx.Response:
+        """``module=secure&type=post`` (X3.4/X3.5 ``source/plugin/mobile/api/4/secure.php``, no recorded answer):
+        ``seccheck('post')`` for the logged-in account; ``sechash`` with ``seccode`` (the captcha picture's URL)
+        when posts need a captcha (``captcha_post``, which this fake applies to every group: a group
+        exempt from it answers neither), nothing more when they do not."""
+        if ctx.params.get("type") == "post" and self.captcha_post:
+            sechash = secrets.token_hex(4)
+            return ctx.answer(sechash=sechash, seccode=f"{self.base}/api/mobile/index.php?module=seccodehtml&"
+                                                        f"sechash={sechash}&version=4")
+        return ctx.answer()
+
     def uploadhash(self, uid: int) -> str:
         return hashlib.md5(f"authkey|{uid}".encode()).hexdigest()
 
