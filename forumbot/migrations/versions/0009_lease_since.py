@@ -1,15 +1,15 @@
 """A season's lease says since when its holder holds it (``since``, the database's clock), so that a second
 ``forumbot run`` or a worker can say who judges the season and since when.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
