@@ -75,14 +75,14 @@ _COMPARED_BEFORE = re.compile(r"与其|(?<![a-z])rather than\s*$|(?<![a-z])inste
 _CONTRAST = re.compile(r"(?<![a-z])(?:but|however|though|instead)(?![a-z])|不过|但是|可是|然而|但")
 
 # Words that make the clause someone else's words, or a suggestion, a plan, a condition.
-_REPORTED_CJK = re.compile(r"说|讲|表示|声称|称|告诉|让我|叫我|要我|他|她|它|他们|她们|别人|有人|人家|某人")
+_REPORTED_CJK = re.compile(r"说|讲|表示|声称|称|告诉|让我|叫我|要我|他|她|它|他们|她们|别人|有人|人家|某人|你(?!好)")
 _REPORTED_LATIN = re.compile(
     r"(?<![a-z])(?:says?|said|told|tells?|asks?|asked|wrote|writes|claims?|claimed|quoted?|he|she|they|"
     r"someone|somebody|everyone|everybody|people|nobody|anyone|his|her|their)(?![a-z'])"
 )
 _SUGGEST_CJK = re.compile(
     r"建议|倾向|应该|应当|可以|不如|要不|咱们|我们|大家|一起|归票|考虑|也许|或许|可能|打算|准备|估计|如果|要是|"
-    r"假如|万一|除非|等|想不想|是否|是不是|看看要不要|或者|还是要|与其"
+    r"假如|万一|除非|等|想不想|是否|是不是|看看要不要|或者|还是要|与其|接下来|随后|之后|以后|稍后|明天|明晚|下轮|下一轮"
 )
 _SUGGEST_LATIN = re.compile(
     r"(?<![a-z])(?:let'?s|lets|should|shall|could|would|might|may|maybe|perhaps|probably|suggest|propose|"

@@ -104,8 +104,8 @@ _NO_LYNCH = re.compile(
 )
 _DETERMINER = re.compile(r"(?<![a-z'])(?:" + "|".join(V.DETERMINERS) + r")\s+$")
 _NEW_NAME_END = re.compile(r"[\n,;。!?]")
-# Thread marks at the start of a line: any mix of ##, #, !, /, 【, @name.
-_LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
+# Thread marks at the start of a line: any mix of ##, #, %% (## typed with shift slipped), !, /, 【, @name.
+_LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|%%|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
 _HASH_MID = re.compile(r"##[ \t]*")
 # "I" before a verb that opens a line or the last clause (我退选, 今天我投3号，因为…, I vote Alice): the
 # command's clause must end after its argument (_CLAUSE_DONE); a reason may follow.
@@ -485,7 +485,7 @@ def _line_candidates(r: _Reader):
         lead = m.group(1)
         if "【" in lead:
             yield m.end(), "bracket"
-        elif "#" in lead:
+        elif "#" in lead or "%" in lead:
             yield m.end(), "hash"
         elif "!" in lead:
             yield m.end(), "bang"
