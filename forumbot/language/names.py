@@ -189,6 +189,8 @@ def loose(ix: RosterIndex, written: str, caps: bool = False) -> tuple[tuple[int,
     for havingfitz). Returns ((), "") when none fits. Short chat words (``STOP_WORDS``) are never read as
     a prefix or initials, unless ``caps`` (the player wrote them in capitals: ``IS`` for Internet Stranger).
     """
+    if written.endswith(("'s", "'")) and len(written) > 3:  # a possessive: Lateralus's (replacement)
+        written = written[:-2] if written.endswith("'s") else written[:-1]
     c = compact_form(written)
     if not c:
         return (), ""
