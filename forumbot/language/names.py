@@ -53,6 +53,8 @@ class RosterIndex:
     initials: dict[str, frozenset[int]] = field(default_factory=dict)
     single: tuple[tuple[int, str], ...] = ()
     scan: tuple[re.Pattern[str], ...] = ()
+    given: dict[str, frozenset[int]] = field(default_factory=dict)
+    given_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,12 @@ def _index(roster: Roster) -> RosterIndex:
     initials: dict[str, set[int]] = {}
     words_of: list[tuple[int, tuple[str, ...]]] = []
     single: list[tuple[int, str]] = []
+    given: dict[str, set[int]] = {}
+    for e in roster.entries:
+        for written in (e.name, *e.aliases):
+            for g in given_names(fold(written)):
+                if g not in forms:  # another player's whole name is read exactly
+                    given.setdefault(g, set()).add(e.seat)
     for e in roster.entries:
         for written in (e.name, *e.aliases):
             c = compact_form(fold(written))
@@ -136,7 +144,33 @@ def _index(roster: Roster) -> RosterIndex:
         initials={k: frozenset(v) for k, v in initials.items()},
         single=tuple(single),
         scan=_scan_patterns(ordered),
+        given={k: frozenset(v) for k, v in given.items()},
+        given_pattern=re.compile("|".join(map(re.escape, sorted(given, key=len, reverse=True)))) if given else None,
     )
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]{3,4}")
+
+
+def given_names(canonical: str) -> tuple[str, ...]:
+    """The given names a Chinese name may be called by: the name without a one-character surname
+    (沈修竹 -> 修竹), and for four characters also without a two-character one (欧阳修竹 -> 修竹, 阳修竹).
+    Only names of three or four Han characters have one (a two-character name's given name is a single
+    character, which says nothing)."""
+    if not _HAN.fullmatch(canonical):
+        return ()
+    return (canonical[1:],) if len(canonical) == 3 else (canonical[2:], canonical[1:])
+
+
+def given_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+    """The given name (:func:`given_names`) of a player written at ``pos`` (the longest; several seats
+    when two players share it: the caller asks), or None."""
+    if ix.given_pattern is None:
+        return None
+    m = ix.given_pattern.match(s, pos)
+    if not m:
+        return None
+    return Found(pos, m.end(), tuple(sorted(ix.given[m.group()])), exact=False, how="given")
 
 
 # Words of a name as written (before folding): camelCase humps, digit runs, CJK runs.

@@ -167,6 +167,9 @@ def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         return _check_overrun(ix, s, exact)
     if bad_seat_end > 0:
         return Unknown(pos, bad_seat_end)
+    gv = names.given_at(ix, s, pos)
+    if gv is not None:
+        return gv
     lz = _loose_at(ix, s, pos, caps) if loose else None
     fz = _fuzzy_at(ix, s, pos)
     if lz is not None and (fz is None or lz.end >= fz.end):

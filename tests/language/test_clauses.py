@@ -100,7 +100,7 @@ def test_questions_and_talk_stay_talk_in_the_thread(text):
 
 @pytest.mark.parametrize(("written", "seat", "how"), [
     ("IS", 8, "initials"), ("EPM", 9, "initials"), ("Fitz", 10, "fragment"), ("KSC", 13, "initials"),
-    ("修竹", 7, "typo"),
+    ("修竹", 7, "given"),
 ])
 def test_short_forms_of_long_names(written, seat, how):
     for text in (f"vote {written}", f"[vote]{written}[/vote]"):
@@ -173,3 +173,13 @@ def test_a_name_set_aside_is_never_recorded(case, channel):
             assert channel == "pm" and (result.meant is None) == (result.frame in NOT_MEANT)
         if channel == "thread":
             assert result.code in ("no_command", "unknown_name", "missing_target"), (text, result)
+
+
+def test_a_given_name_alone_reads_and_two_alike_are_asked():
+    roster = Roster.of(["沈修竹", "李四", "欧阳明月", "张三", "张三丰"])
+    assert parse("投修竹一票", roster) == C("vote", 1)
+    assert parse("投明月", roster) == C("vote", 3)
+    assert parse("投三丰", roster) == C("vote", 5)  # 张三丰's given name; 张三 is read exactly
+    assert parse("投张三", roster) == C("vote", 4)
+    two = Roster.of(["沈修竹", "王修竹", "李四"])
+    assert parse("投修竹", two) == ParseError("ambiguous_name", "vote", "修竹", (1, 2))
