@@ -64,9 +64,10 @@ _STATEMENT_AFTER_LATIN = re.compile(
     r"gets|'s)(?![a-z])"
 )
 # A mock or a slip, anywhere in the rest of the sentence: 投张三（误）, 投张三，开玩笑的, vote Alice jk.
+# Not 手滑 / 口误 / "no kidding": after a command they excuse an earlier message (投李四，上一条手滑了).
 _MOCK = re.compile(
-    r"\(误\)|\(划掉\)|开玩笑|开个玩笑|玩笑话|说笑|逗你|骗你的|假的啦|口误|手滑"
-    r"|(?<![a-z])(?:jk|j/k|just kidding|kidding|joking|/s|not really|not serious)(?![a-z])"
+    r"\(误\)|\(划掉\)|开玩笑|开个玩笑|玩笑话|说笑的|逗你|骗你的|假的啦"
+    r"|(?<![a-z])(?:jk|j/k|just kidding|(?<!no )kidding|joking|/s)(?![a-z])"
 )
 # A comparison that sets the name before it aside: 投张三不如投李四, 投张三还不如投李四; vote Alice? rather than….
 _COMPARED_AFTER = re.compile(r"[ \t,，]*(?:还不如|倒不如|不如|比不上|还不及|(?<![a-z])than(?![a-z]))")

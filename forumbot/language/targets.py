@@ -120,6 +120,12 @@ def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
         seats = names.fuzzy(ix, s[pos:end])
         if seats:
             return Found(pos, end, seats, exact=False, how="typo")
+        if end < len(s) and s[end] == "?" and end > pos:
+            # a GBK forum writes a character it cannot store as "?" (王喆 -> 王?): one edit, like a typo; the
+            # "?" still makes the message a question, so the judge asks, never records
+            seats = names.fuzzy(ix, s[pos:end + 1])
+            if seats:
+                return Found(pos, end + 1, seats, exact=False, how="typo")
     return None
 
 

@@ -183,3 +183,9 @@ def test_a_given_name_alone_reads_and_two_alike_are_asked():
     assert parse("投张三", roster) == C("vote", 4)
     two = Roster.of(["沈修竹", "王修竹", "李四"])
     assert parse("投修竹", two) == ParseError("ambiguous_name", "vote", "修竹", (1, 2))
+
+
+@pytest.mark.parametrize("text", ["投李四，上一条手滑了", "投李四，刚才口误", "##vote alice, no kidding she is scum"])
+def test_an_excuse_for_an_earlier_message_is_no_joke(text):
+    result = parse(text, ROSTER, sender_seat=3, channel="thread")
+    assert isinstance(result, Command) and result.verb == "vote"

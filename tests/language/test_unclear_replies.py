@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from forumbot.language.parse import parse
-from forumbot.language.types import Roster
+from forumbot.language.types import ParseError, Roster
 from forumbot.render import LOCALES, Renderer
 
 ROSTER = Roster.of(["张三", "李四", "阿强", "alice", "Bob"])
@@ -44,3 +44,15 @@ def test_a_comparison_offers_the_preferred_name(locale):
 def test_a_question_mark_glued_to_a_name_gets_the_dropped_character_hint(locale, hint):
     assert hint in _reply(locale, "投 李四?")
     assert hint not in _reply(locale, "投李四吗？")
+
+
+@pytest.mark.parametrize(("locale", "hint"), [("zh-Hans", "换成「?」"), ("zh-Hant", "換成「?」"), ("en", 'by "?"')])
+def test_a_name_whose_last_character_a_gbk_forum_dropped_is_asked_about_with_the_hint(locale, hint):
+    roster = Roster.of(["王喆", "李四", "张三"])
+    err = parse("投 王?", roster, sender_seat=2)
+    assert err.code == "unclear" and err.frame == "question" and err.meant.targets == (1,)
+    reply = Renderer(locale, "markdown").render("common/parse_error", {
+        "code": err.code, "verb": err.verb, "written": err.written, "candidates": [], "organiser": False,
+        "frame": err.frame, "meant_targets": ["王喆"], "meant_number": None})
+    assert hint in reply and "王喆" in reply
+    assert parse("投 王?", roster, sender_seat=2, channel="thread") == ParseError("no_command")
