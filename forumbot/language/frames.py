@@ -75,6 +75,12 @@ _COMPARED_BEFORE = re.compile(r"与其|(?<![a-z])rather than\s*$|(?<![a-z])inste
 # A contrast word: the clause starts again after it (I was going to vote Alice but I'll vote Bob).
 _CONTRAST = re.compile(r"(?<![a-z])(?:but|however|though|instead)(?![a-z])|不过|但是|可是|然而|但")
 
+# Set phrases holding a frame word that frame nothing: "with that said, vote X" is the writer's own vote.
+_NEUTRAL = re.compile(
+    r"(?<![a-z])(?:(?:with |all )?that (?:being )?said|having said that|that's said|needless to say)(?![a-z])"
+    r"|所以说|话说|说真的|说实话|老实说|总的来说|话虽如此"
+)
+
 # Words that make the clause someone else's words, or a suggestion, a plan, a condition.
 _REPORTED_CJK = re.compile(r"说|讲|表示|声称|称|告诉|让我|叫我|要我|他|她|它|他们|她们|别人|有人|人家|某人|你(?!好)")
 _REPORTED_LATIN = re.compile(
@@ -124,6 +130,7 @@ def before(prefix: str, keyword: str) -> str | None:
     most LOOK_BACK characters) put around the verb: "negation", "reported", "suggestion", "past" or
     None."""
     tail = prefix[-LOOK_BACK:]
+    tail = _NEUTRAL.sub(" ", tail)
     contrasts = list(_CONTRAST.finditer(tail))
     if contrasts:
         tail = tail[contrasts[-1].end():]

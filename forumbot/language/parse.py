@@ -380,11 +380,16 @@ class _Outcome:
         self.error: ParseError | None = None
         self.framed: tuple[str, Command, str] | None = None  # frame, command, quote
         self.last_vote_at: tuple | None = None
+        self.last_vote_pos = -1
 
-    def add(self, result: Command | ParseError, score: int) -> None:
-        if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None):
+    def add(self, result: Command | ParseError, score: int, pos: int = -1) -> None:
+        """Record a candidate read at ``pos`` (its place in the text: the last vote-family command *written*
+        stands, whatever order the marks were looked at in: vote tags first, then lines and bold)."""
+        if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None) and (
+                pos >= self.last_vote_pos):
             # ##unvote then ##vote X: X decides; if X does not read, ask rather than half-apply
             self.last_vote = result
+            self.last_vote_pos = pos
         if isinstance(result, Command):
             if score == _COMPLETE and self.complete is None:
                 self.complete = result
@@ -465,12 +470,12 @@ def _pm(r: _Reader) -> Command | ParseError:
                 if not (frame == "negation" and verb in V.VOTE_FAMILY - {"vote"}):
                     out.add_framed(frame, result, r.quote(a))
                 continue
-            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE, a)
         else:
             explicit = r.clause_start(a, latin) or s[b:b + 8].lstrip(" \t").startswith(":")
             if not explicit or r.frame_before(a, kw) is not None:
                 continue
-            out.add(result, _ERROR)
+            out.add(result, _ERROR, a)
             out.last_vote_at = (verb, fixed, kw, a, b, None)
             r.quiet = True
         if out.done():
@@ -568,10 +573,10 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
             if verbs is not None and verb not in verbs:
                 continue
             if verb == "unvote":
-                out.add(Command("unvote"), _COMPLETE)
+                out.add(Command("unvote"), _COMPLETE, m.start())
                 continue
             result, _ = r.read("vote", None, "vote", m.start(2), m.start(2))
-            out.add(result, _COMPLETE if isinstance(result, Command) else _ERROR)
+            out.add(result, _COMPLETE if isinstance(result, Command) else _ERROR, m.start())
     for a, mark in _with_votes_after_unvotes(_thread_candidates(r, marks), after_unvote, s):
         if r.work.candidates >= MAX_CANDIDATES:
             break
@@ -604,11 +609,11 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
                     or (mark in ("line", "person") and verb == "vote" and _self_word_vote(result))
                     or (mark == "person" and not _CLAUSE_DONE.match(s, r.arg_end)))):
                 continue  # 投了3号, vote X?, 投张三是不可能的, Vote X with me, Vote me then: chat
-            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE, a)
             if verb == "unvote":
                 after_unvote.append(b)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):
-            out.add(result, _ERROR)
+            out.add(result, _ERROR, a)
             out.last_vote_at = (verb, fixed, kw, a, b, arg)
             r.quiet = True
     return _finish(r, out)

@@ -189,3 +189,15 @@ def test_a_given_name_alone_reads_and_two_alike_are_asked():
 def test_an_excuse_for_an_earlier_message_is_no_joke(text):
     result = parse(text, ROSTER, sender_seat=3, channel="thread")
     assert isinstance(result, Command) and result.verb == "vote"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the last vote written stands, whatever the mark: a bold unvote then a vote tag is a vote
+    ("[b]unvote[/b]\n[vote]alice[/vote]\nThere. Now it's official.", C("vote", 4)),
+    ("[vote]alice[/vote]\n[b]unvote[/b]", C("unvote")),
+    # a set phrase holding 'said' frames nothing
+    ("We need a lynch. With that said [b]vote alice[/b] Bandwagon, no brakes", C("vote", 4)),
+])
+def test_the_last_vote_written_stands_and_set_phrases_frame_nothing(text, expected):
+    assert parse(text, ROSTER, sender_seat=2, channel="thread") == expected
+    assert parse("所以说投3号", ROSTER, sender_seat=2) == C("vote", 3)  # by PM
