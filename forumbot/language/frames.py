@@ -89,7 +89,7 @@ _REPORTED_LATIN = re.compile(
 )
 _SUGGEST_CJK = re.compile(
     r"建议|倾向|应该|应当|可以|不如|要不|咱们|我们|大家|一起|归票|考虑|也许|或许|可能|打算|准备|估计|如果|要是|"
-    r"假如|万一|除非|等|想不想|是否|是不是|看看要不要|或者|还是要|与其|接下来|随后|之后|以后|稍后|明天|明晚|下轮|下一轮"
+    r"假如|万一|除非|等|想不想|是否|是不是|看看要不要|或者|还是要|与其|接下来|随后|之后|以后|稍后|明天|明晚|下轮|下一轮|我会|我将|将会"
 )
 _SUGGEST_LATIN = re.compile(
     r"(?<![a-z])(?:let'?s|lets|should|shall|could|would|might|may|maybe|perhaps|probably|suggest|propose|"

@@ -345,7 +345,8 @@ class _Reader:
             return Command("nolynch"), False
         self_words = V.SELF_WORDS + (V.SELF_WORDS_SAVE if verb == "save" else ())
         r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS, caps=self.caps)
-        direct = isinstance(r, list) and r[0].start == b and r[0].exact
+        direct = isinstance(r, list) and r[0].exact and (
+            r[0].start == b or any(s.startswith(f, b) and r[0].start == b + len(f) for f in V.DIRECT_FILLERS))
         if not isinstance(r, list):
             return self.error("unknown_name", verb, r), False
         self.arg_end = r[-1].end
@@ -433,6 +434,15 @@ def _finish(r: _Reader, out: _Outcome) -> Command | ParseError:
     return res
 
 
+def _after_direct_filler(s: str, b: int, kw: str) -> int:
+    """Where the name of a direct-only keyword ending at ``b`` must start: after 掉 (出掉5号), else ``b``."""
+    if kw in V.DIRECT_ONLY:
+        for f in V.DIRECT_FILLERS:
+            if s.startswith(f, b):
+                return b + len(f)
+    return b
+
+
 def _pm(r: _Reader) -> Command | ParseError:
     s = r.s
     out = _Outcome()
@@ -449,8 +459,8 @@ def _pm(r: _Reader) -> Command | ParseError:
         verb, fixed = V.KEYWORDS[kw]
         latin = V.is_latin(kw)
         in_prose = r.prose.inside(a, b)
-        if (in_prose or kw in V.DIRECT_ONLY) and names.exact_at(r.ix, s, b)[0] is None:
-            continue  # 问题, 投降, 出局: an ordinary word, unless a name follows directly
+        if (in_prose or kw in V.DIRECT_ONLY) and names.exact_at(r.ix, s, _after_direct_filler(s, b, kw))[0] is None:
+            continue  # 问题, 投降, 出局: an ordinary word, unless a name follows directly (出掉5号 too)
         if in_prose and r.jargon.inside(a, b):
             continue  # 查杀5号: a seer's result, never a kill
         r.work.candidates += 1

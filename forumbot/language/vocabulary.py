@@ -105,6 +105,9 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
 #: Keywords that put a vote down for the time being (票口压在3号身上): never recorded, the judge asks.
 TENTATIVE = frozenset({"票口压", "票压"})
 
+#: Fillers a direct-only keyword may take before its name (出掉5号 = 出5号).
+DIRECT_FILLERS = ("掉",)
+
 #: Werewolf jargon holding a verb character that is never a command, even with a name after it
 #: (查杀5号: "my check found 5 a wolf", not a kill).
 JARGON = ("查杀", "发查杀", "被查杀", "验杀")
@@ -194,7 +197,7 @@ DETERMINERS = ("a", "an", "the", "my", "your", "his", "her", "their", "our", "it
                "any", "every", "each", "one", "first", "last", "next", "another", "of", "whose", "which")
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
-FILLERS = ("票给", "给", "掉", "了", "一下", "下", "一个", "在", "for", "on", "to")
+FILLERS = ("票给", "给", "掉", "死", "了", "一下", "下", "一个", "在", "for", "on", "to")
 
 #: Self references: they name the sender (``sender_seat``). 我 alone only for save (救我).
 SELF_WORDS = ("我自己", "自己", "本人", "myself", "me", "self")

@@ -201,3 +201,16 @@ def test_an_excuse_for_an_earlier_message_is_no_joke(text):
 def test_the_last_vote_written_stands_and_set_phrases_frame_nothing(text, expected):
     assert parse(text, ROSTER, sender_seat=2, channel="thread") == expected
     assert parse("所以说投3号", ROSTER, sender_seat=2) == C("vote", 3)  # by PM
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("毒死3号", C("poison", 3)), ("出掉5号", C("vote", 5)), ("杀死3号", C("kill", 3)),
+    ("出局了", ParseError("no_command")), ("他被毒死了", ParseError("no_command")),
+])
+def test_verbs_with_a_result_complement(text, expected):
+    assert parse(text, ROSTER, sender_seat=2) == expected
+
+
+def test_what_the_writer_will_do_is_asked_about():
+    result = parse("今天晚上,我会毒死6号,到明天早上你们自然就会知道", ROSTER, sender_seat=2)
+    assert result.code == "unclear" and result.meant == C("poison", 6)
