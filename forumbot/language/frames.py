@@ -52,8 +52,8 @@ _NEG_LATIN = re.compile(
 # The command inside a larger sentence, before the verb: 谁投…, 凡是投…, whoever votes…, anyone who votes….
 _STATEMENT_BEFORE_CJK = re.compile(r"谁|凡是|任何人|哪个人|哪位")
 _STATEMENT_BEFORE_LATIN = re.compile(
-    r"(?<![a-z])(?:whoever|anyone who|anybody who|those who|people who|someone who|the one who|whomever|"
-    r"voting|to)\s*$"
+    r"(?<![a-z])(?:whoever|anyone who|anybody who|those who|people who|someone who|the one who|whomever)"
+    r"\s*$"
 )
 # ... and right after its argument: 投张三是不可能的, 投张三的人, 投张三的话; vote Alice is impossible.
 _STATEMENT_AFTER_CJK = re.compile(r"[ \t]*(?:是(?![吧吗嘛么])|就是|才是|的(?!话)|不可能|不行|没门|没用|要不得|可不行|太|会被|会让)")
@@ -92,9 +92,9 @@ _SUGGEST_CJK = re.compile(
     r"假如|万一|除非|等|想不想|是否|是不是|看看要不要|或者|还是要|与其|接下来|随后|之后|以后|稍后|明天|明晚|下轮|下一轮|我会|我将|将会"
 )
 _SUGGEST_LATIN = re.compile(
-    r"(?<![a-z])(?:let'?s|lets|should|shall|could|would|might|may|maybe|perhaps|probably|suggest|propose|"
+    r"(?<![a-z])(?:let'?s|lets|should|shall|could|would(?! like)|might|may|maybe|perhaps|probably|suggest|propose|"
     r"consider|considering|gonna|going to|planning|plan to|prefer|leaning|lean|if|unless|when|whether|"
-    r"until|we|us|our|clarify|explain|why|how|what|who|or|rather|i'd|i'd rather|was going to|were going to|"
+    r"until|we|us|our|clarify|explain|why|how|what|who|or|rather|i'd(?! like)|was going to|were going to|"
     r"wanted to|thought about|thinking about|thinking of)(?![a-z'])"
 )
 # Past tense: a time in the past before the verb, or an aspect mark right after it (验了, 投过, 守的是).

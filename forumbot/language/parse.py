@@ -13,10 +13,13 @@ Two channels, two readings (see docs/commands.md):
    the first complete command in the message wins. So ``我今天状态不好，投3号`` is a vote, and in
    ``投3号，杀5号`` the vote wins because it comes first. Among votes, unvotes and no-lynch votes the
    last one written stands (``取消投票 张三 投票 李四`` is a vote for 李四).
-4. A complete command inside a frame (:mod:`frames`: negation 我不投张三, reported speech 李四说他要投张三,
-   suggestion 建议投3号, past tense 我验了3号, a question 投3号吗) is not recorded: when nothing else in
-   the message is a command, the result is ``ParseError("unclear", frame=..., meant=...)`` and the
-   judge asks "did you mean …?".
+4. A complete command inside a frame (:mod:`frames`, the model of the clause around the verb: negation
+   我不投张三, talk about the command 投张三是不可能的 / 谁投张三谁是狼, a mock 投张三（误）, a name compared
+   away 投张三不如投李四, reported speech 李四说他要投张三, suggestion 建议投3号, past tense 我验了3号, a
+   question 投3号吗, a tentative 票口压在3号身上) is not recorded: when nothing else in the message is a
+   command, the result is ``ParseError("unclear", written=<the sentence as written>, frame=..., meant=...)``;
+   the judge quotes what it read and, unless the frame says the opposite (:data:`frames.NOT_MEANT`:
+   then ``meant`` is None), asks "did you mean …?".
 5. A verb that takes no argument (状态, help, 暂停, end…) counts only standing as its own clause
    (``状态``, ``法官，状态？``, ``help please``), never inside running prose (``in the end``,
    ``继续观察``). It wins over errors but loses to a complete command anywhere in the message.
@@ -33,8 +36,11 @@ accepted are a season setting, :data:`DEFAULT_THREAD_MARKS` per locale): at the 
 ("line"), after ``##``/``#`` ("hash", ``##`` also mid-line), ``!`` ("bang"), ``/`` ("slash"), in bold
 ("bold"), after ``【`` ("bracket"), inside a vote tag ``[vote]X[/vote]``, ``[v]X[/v]``,
 ``[unvote][/unvote]``, ``[uv][/uv]`` ("tag"), or as the last clause of the post after a comma
-(``3号很可疑，投3号``: "clause", Chinese locales). Only the verbs the game takes in the thread
-(``verbs``) are read. A marked command in a frame (past tense, question) is chat. A marked command
+(``3号很可疑，投3号``: "clause", Chinese locales). A line or last clause may open with the writer
+(``今天我投3号，因为…``, ``I vote Alice because…``): the command then counts when its clause ends after its
+argument (a reason may follow). Only the verbs the game takes in the thread (``verbs``) are read. A
+marked command in a frame (any frame of :mod:`frames`) is chat. Among votes and unvotes the last one
+*written* stands (``[b]Unvote Vote X[/b]``: a vote right after an unvote on its line is read too). A marked command
 whose argument does not read is an error only when the mark is explicit (``##``, ``!``, a tag…) or the
 line is just the verb and one word (``vote him``); anything else is chat and gets no reply.
 
@@ -117,6 +123,7 @@ _FIRST_PERSON = re.compile(
 FIRST_PERSON_REST = 24
 _VOTE_TAG = re.compile(r"\[(vote|v|unvote|uv)\]([^\[\n]{0,200})(?:\[/(?:vote|v|unvote|uv)\])?")
 # After a first-person thread command (我投3号, I vote Alice): the clause ends there (its reason may follow).
+_FP_FIRST = frozenset("今这本那所最好我stoni")  # the characters _FIRST_PERSON can start with (a cheap test first)
 _CLAUSE_DONE = re.compile(
     r"[ \t]*(?:$|[\n,，.。;；!！~…:：(]|(?:因为|由于|毕竟|理由|原因|because|since|cause|as)(?![a-z]))"
 )
@@ -509,11 +516,9 @@ def _line_candidates(r: _Reader):
         elif m.end() in r.t.bold:
             yield m.end(), "bold"
         else:
-            fp = _FIRST_PERSON.match(s, m.end())
-            if fp:
-                k = V.KEYWORD_RE.match(s, fp.end())
-                if k:
-                    yield fp.end(), "person"
+            fp = _FIRST_PERSON.match(s, m.end()) if s[m.end():m.end() + 1] in _FP_FIRST else None
+            if fp and V.KEYWORD_RE.match(s, fp.end()):
+                yield fp.end(), "person"
             yield m.end(), "line"
         if m.end() >= len(s):
             break

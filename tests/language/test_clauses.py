@@ -214,3 +214,8 @@ def test_verbs_with_a_result_complement(text, expected):
 def test_what_the_writer_will_do_is_asked_about():
     result = parse("今天晚上,我会毒死6号,到明天早上你们自然就会知道", ROSTER, sender_seat=2)
     assert result.code == "unclear" and result.meant == C("poison", 6)
+
+
+@pytest.mark.parametrize("text", ["I want to vote alice", "I'd like to vote alice", "I would like to vote alice"])
+def test_a_polite_wish_is_a_command(text):
+    assert parse(text, ROSTER, sender_seat=2) == C("vote", 4)
