@@ -130,6 +130,8 @@ def before(prefix: str, keyword: str) -> str | None:
     most LOOK_BACK characters) put around the verb: "negation", "reported", "suggestion", "past" or
     None."""
     tail = prefix[-LOOK_BACK:]
+    if not tail.strip(" \t#/!@*[]()【】「」"):
+        return None  # the verb opens its clause (the common case: a marked line)
     tail = _NEUTRAL.sub(" ", tail)
     contrasts = list(_CONTRAST.finditer(tail))
     if contrasts:
