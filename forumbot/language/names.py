@@ -22,7 +22,7 @@ from forumbot.language.types import Roster
 # Seat numbers: #3, No.3, 3号, 第3位, 3, ３號 (already 3号 here); 三号 needs the 号.
 _SEAT = re.compile(
     r"(?:#\s*|no\.\s*|第\s*)?(\d{1,4})(?![0-9])(?:\s*(?:号|位|座))?"
-    r"|第?([〇零一二两三四五六七八九十百]{1,4})(?:号|位)"
+    r"|第?([〇零一二两三四五六七八九十百]{1,4})号|第([〇零一二两三四五六七八九十百]{1,4})位"
 )
 _LATIN_END = re.compile(r"[a-z0-9]")
 # A post number: 3楼, #3楼, 第3楼, 三楼 (樓 is 楼 here). On a forum 3楼 is the author of post #3, not seat 3.
@@ -53,6 +53,8 @@ class RosterIndex:
     initials: dict[str, frozenset[int]] = field(default_factory=dict)
     single: tuple[tuple[int, str], ...] = ()
     scan: tuple[re.Pattern[str], ...] = ()
+    given: dict[str, frozenset[int]] = field(default_factory=dict)
+    given_pattern: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,12 @@ def _index(roster: Roster) -> RosterIndex:
     initials: dict[str, set[int]] = {}
     words_of: list[tuple[int, tuple[str, ...]]] = []
     single: list[tuple[int, str]] = []
+    given: dict[str, set[int]] = {}
+    for e in roster.entries:
+        for written in (e.name, *e.aliases):
+            for g in given_names(fold(written)):
+                if g not in forms:  # another player's whole name is read exactly
+                    given.setdefault(g, set()).add(e.seat)
     for e in roster.entries:
         for written in (e.name, *e.aliases):
             c = compact_form(fold(written))
@@ -114,8 +122,11 @@ def _index(roster: Roster) -> RosterIndex:
             # an acronym hump gives all its letters (KelsierSC -> k + sc)
             heads = tuple(fold(w) if w.isupper() and w.isascii() else fold(w)[:1] for w in raw)
             words_of.append((e.seat, words))
+            alpha = [w for w in words if w.isascii() and w.isalpha()]
             if len(words) == 1 and c.isascii() and c.isalpha():
                 single.append((e.seat, c))
+            elif len(alpha) == 1 and c.isascii() and all(w.isdigit() for w in words if w not in alpha):
+                single.append((e.seat, alpha[0]))  # evilpacman18: its letters (EPM)
             for i in range(len(words)):
                 for j in range(i + 1, min(len(words), i + 6) + 1):
                     runs.setdefault("".join(words[i:j]), set()).add(e.seat)
@@ -133,7 +144,33 @@ def _index(roster: Roster) -> RosterIndex:
         initials={k: frozenset(v) for k, v in initials.items()},
         single=tuple(single),
         scan=_scan_patterns(ordered),
+        given={k: frozenset(v) for k, v in given.items()},
+        given_pattern=re.compile("|".join(map(re.escape, sorted(given, key=len, reverse=True)))) if given else None,
     )
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]{3,4}")
+
+
+def given_names(canonical: str) -> tuple[str, ...]:
+    """The given names a Chinese name may be called by: the name without a one-character surname
+    (沈修竹 -> 修竹), and for four characters also without a two-character one (欧阳修竹 -> 修竹, 阳修竹).
+    Only names of three or four Han characters have one (a two-character name's given name is a single
+    character, which says nothing)."""
+    if not _HAN.fullmatch(canonical):
+        return ()
+    return (canonical[1:],) if len(canonical) == 3 else (canonical[2:], canonical[1:])
+
+
+def given_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+    """The given name (:func:`given_names`) of a player written at ``pos`` (the longest; several seats
+    when two players share it: the caller asks), or None."""
+    if ix.given_pattern is None:
+        return None
+    m = ix.given_pattern.match(s, pos)
+    if not m:
+        return None
+    return Found(pos, m.end(), tuple(sorted(ix.given[m.group()])), exact=False, how="given")
 
 
 # Words of a name as written (before folding): camelCase humps, digit runs, CJK runs.
@@ -173,7 +210,7 @@ def _covers(words: list[str], name: str) -> bool:
     return True
 
 
-def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
+def loose(ix: RosterIndex, written: str, caps: bool = False) -> tuple[tuple[int, ...], str]:
     """Seats a Latin name written loosely may stand for, and how it was read.
 
     ``written``: canonical text of one or more words. The rules, in order, stop at the first that
@@ -181,9 +218,13 @@ def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
     ``jar jar binks``, ``tl cool name``), "words" (a run of a name's words: ``wile``, ``robik``,
     ``warwaffle``), "prefix" (the start of a run of words, 3 letters or more: ``lian``, ``rso``),
     "initials" (of a run of two or more words: ``gb``, ``hts``, ``ww``; or letters in order from the
-    first letter of a one-word name: ``hf`` for holyflare, ``jjb`` for jarjarbinks). Returns ((), "")
-    when none fits. Short chat words (``STOP_WORDS``) are never read as a prefix or initials.
+    first letter of a one-word name: ``hf`` for holyflare, ``jjb`` for jarjarbinks, ``epm`` for
+    evilpacman18), "fragment" (4 letters or more inside a one-word name, a third of it at least: ``fitz``
+    for havingfitz). Returns ((), "") when none fits. Short chat words (``STOP_WORDS``) are never read as
+    a prefix or initials, unless ``caps`` (the player wrote them in capitals: ``IS`` for Internet Stranger).
     """
+    if written.endswith(("'s", "'")) and len(written) > 3:  # a possessive: Lateralus's (replacement)
+        written = written[:-2] if written.endswith("'s") else written[:-1]
     c = compact_form(written)
     if not c:
         return (), ""
@@ -197,7 +238,11 @@ def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
         return tuple(sorted(seats)), ("spacing" if seats else "")
     if len(c) >= 2 and c in ix.runs and c not in STOP_WORDS:
         return tuple(sorted(ix.runs[c])), "words"
-    if not (c.isascii() and c.isalnum()) or c in STOP_WORDS:
+    if not (c.isascii() and c.isalnum()):
+        return (), ""
+    if c in STOP_WORDS:
+        if caps and 2 <= len(c) <= 5 and c in ix.initials:
+            return tuple(sorted(ix.initials[c])), "initials"
         return (), ""
     if len(c) >= 3:
         seats = {s for run, ss in ix.runs.items() if len(run) > len(c) and run.startswith(c) for s in ss}
@@ -209,6 +254,11 @@ def loose(ix: RosterIndex, written: str) -> tuple[tuple[int, ...], str]:
         seats = {seat for seat, name in ix.single if name[0] == c[0] and len(name) > len(c) and _subsequence(c[1:], name[1:])}
         if seats:
             return tuple(sorted(seats)), "initials"
+    if len(c) >= 4 and c.isalpha():
+        seats = {seat for k, ss in ix.compact.items() if len(k) > len(c) and c in k[1:] and 3 * len(c) >= len(k)
+                 for seat in ss}
+        if seats:
+            return tuple(sorted(seats)), "fragment"
     return (), ""
 
 
@@ -258,7 +308,8 @@ def _seat_at(ix: RosterIndex, s: str, pos: int) -> tuple[Found | None, int]:
         return None, -1
     if m.end() < len(s) and "a" <= s[m.end()] <= "z" and s[m.end() - 1].isdigit():
         return None, -1
-    n = int(m.group(1)) if m.group(1) else cjk_int(m.group(2))
+    # 两位 / 三位 without 第 is a count of people (先验2、5两位), never a seat
+    n = int(m.group(1)) if m.group(1) else cjk_int(m.group(2) or m.group(3))
     if n is None or n not in ix.seats:
         return None, m.end()
     return Found(pos, m.end(), (n,)), m.end()

@@ -13,10 +13,13 @@ Two channels, two readings (see docs/commands.md):
    the first complete command in the message wins. So ``我今天状态不好，投3号`` is a vote, and in
    ``投3号，杀5号`` the vote wins because it comes first. Among votes, unvotes and no-lynch votes the
    last one written stands (``取消投票 张三 投票 李四`` is a vote for 李四).
-4. A complete command inside a frame (:mod:`frames`: negation 我不投张三, reported speech 李四说他要投张三,
-   suggestion 建议投3号, past tense 我验了3号, a question 投3号吗) is not recorded: when nothing else in
-   the message is a command, the result is ``ParseError("unclear", frame=..., meant=...)`` and the
-   judge asks "did you mean …?".
+4. A complete command inside a frame (:mod:`frames`, the model of the clause around the verb: negation
+   我不投张三, talk about the command 投张三是不可能的 / 谁投张三谁是狼, a mock 投张三（误）, a name compared
+   away 投张三不如投李四, reported speech 李四说他要投张三, suggestion 建议投3号, past tense 我验了3号, a
+   question 投3号吗, a tentative 票口压在3号身上) is not recorded: when nothing else in the message is a
+   command, the result is ``ParseError("unclear", written=<the sentence as written>, frame=..., meant=...)``;
+   the judge quotes what it read and, unless the frame says the opposite (:data:`frames.NOT_MEANT`:
+   then ``meant`` is None), asks "did you mean …?".
 5. A verb that takes no argument (状态, help, 暂停, end…) counts only standing as its own clause
    (``状态``, ``法官，状态？``, ``help please``), never inside running prose (``in the end``,
    ``继续观察``). It wins over errors but loses to a complete command anywhere in the message.
@@ -33,8 +36,11 @@ accepted are a season setting, :data:`DEFAULT_THREAD_MARKS` per locale): at the 
 ("line"), after ``##``/``#`` ("hash", ``##`` also mid-line), ``!`` ("bang"), ``/`` ("slash"), in bold
 ("bold"), after ``【`` ("bracket"), inside a vote tag ``[vote]X[/vote]``, ``[v]X[/v]``,
 ``[unvote][/unvote]``, ``[uv][/uv]`` ("tag"), or as the last clause of the post after a comma
-(``3号很可疑，投3号``: "clause", Chinese locales). Only the verbs the game takes in the thread
-(``verbs``) are read. A marked command in a frame (past tense, question) is chat. A marked command
+(``3号很可疑，投3号``: "clause", Chinese locales). A line or last clause may open with the writer
+(``今天我投3号，因为…``, ``I vote Alice because…``): the command then counts when its clause ends after its
+argument (a reason may follow). Only the verbs the game takes in the thread (``verbs``) are read. A
+marked command in a frame (any frame of :mod:`frames`) is chat. Among votes and unvotes the last one
+*written* stands (``[b]Unvote Vote X[/b]``: a vote right after an unvote on its line is read too). A marked command
 whose argument does not read is an error only when the mark is explicit (``##``, ``!``, a tag…) or the
 line is just the verb and one word (``vote him``); anything else is chat and gets no reply.
 
@@ -62,7 +68,7 @@ from forumbot.language.types import Command, NameReading, ParseError, Roster
 #: The version of the command language (this parser and its vocabulary, names, numbers, frames), recorded in
 #: each season: bumped by hand when a change can read a message differently (another command, target or error).
 #: A season judged by another version is not resumed silently (docs/runtime.md § Versions).
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 
 _COMPLETE, _BARE, _ERROR = 3, 2, 1
 quiet_mark = "\x00"  # ``written`` of an error not worth building yet (see _Reader.error)
@@ -104,15 +110,29 @@ _NO_LYNCH = re.compile(
 )
 _DETERMINER = re.compile(r"(?<![a-z'])(?:" + "|".join(V.DETERMINERS) + r")\s+$")
 _NEW_NAME_END = re.compile(r"[\n,;。!?]")
-# Thread marks at the start of a line: any mix of ##, #, !, /, 【, @name.
-_LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
+# Thread marks at the start of a line: any mix of ##, #, %% (## typed with shift slipped), !, /, 【, @name.
+_LINE_MARKS = re.compile(r"(?m)^[ \t]*((?:(?:##?|%%|!+|/+|【|@[^\s@]{1,30})[ \t]*)*)")
 _HASH_MID = re.compile(r"##[ \t]*")
-# "I" before a verb on a line that is nothing but the command (我退选, 我投3号, I vote Alice).
-_FIRST_PERSON = re.compile(r"(?:我要|我|i(?:'ll)?\s+)")
+# "I" before a verb that opens a line or the last clause (我退选, 今天我投3号，因为…, I vote Alice): the
+# command's clause must end after its argument (_CLAUSE_DONE); a reason may follow.
+_FIRST_PERSON = re.compile(
+    r"(?:(?:今天|今晚|今日|今夜|这轮|本轮|那么|那就|所以|最后|那|好)[ \t,，]*)?"
+    r"(?:我的|我|(?:so |then |ok |now )?i(?:'ll| will)?\s+)(?:就|还是|决定|要|先|也|直接|今天|今晚|改|这轮|本轮)*[ \t]*"
+)
 #: A first-person line (我投3号) is a command only when this short after the verb.
 FIRST_PERSON_REST = 24
 _VOTE_TAG = re.compile(r"\[(vote|v|unvote|uv)\]([^\[\n]{0,200})(?:\[/(?:vote|v|unvote|uv)\])?")
+# After a first-person thread command (我投3号, I vote Alice): the clause ends there (its reason may follow).
+_FP_FIRST = frozenset("今这本那所最好我stoni")  # the characters _FIRST_PERSON can start with (a cheap test first)
+_CLAUSE_DONE = re.compile(
+    r"[ \t]*(?:$|[\n,，.。;；!！~…:：(]|(?:因为|由于|毕竟|理由|原因|because|since|cause|as)(?![a-z]))"
+)
+_AFTER_UNVOTE = re.compile(r"[ \t,.;:!&]*(?:and|then|&)?[ \t,.;:!]*")
 _TARGET_NEXT_LINE = re.compile(r"[ \t]*:?[ \t]*\n\s*")
+#: A reply quotes at most this many characters either side of a command it did not record.
+QUOTE_CHARS = 40
+_SENTENCE_BACK = re.compile(r"[\n。.!?;…](?=[^\n。.!?;…]*$)")
+_SENTENCE_FWD = re.compile(r"[\n。!?;…]|\.(?![a-z0-9])|$")
 _LAST_CLAUSE = re.compile(r"[,，;；](?=[^,，;；\n]*[。.!！~]*\s*$)")
 
 
@@ -188,9 +208,11 @@ class _Reader:
         work.chars = len(self.s)
         self._names: _Spans | None = None
         self._prose: _Spans | None = None
+        self._jargon: _Spans | None = None
         self.breaks_latin = _Breaks(_LAST_BREAK_LATIN, self.s)
         self.breaks_cjk = _Breaks(_LAST_BREAK_CJK, self.s)
         self.quiet = False
+        self.arg_end = 0  # where the arguments of the last read command end (see read)
 
     @property
     def names(self) -> _Spans:
@@ -205,6 +227,13 @@ class _Reader:
         if self._prose is None:
             self._prose = _Spans([m.span() for m in V.NOT_COMMANDS_RE.finditer(self.s)])
         return self._prose
+
+    @property
+    def jargon(self) -> _Spans:
+        """Where werewolf jargon holding a verb is written (查杀), found on first use."""
+        if self._jargon is None:
+            self._jargon = _Spans([m.span() for m in V.JARGON_RE.finditer(self.s)])
+        return self._jargon
 
     # --- clause tests -----------------------------------------------------------------------------
     def clause_start(self, a: int, latin: bool) -> bool:
@@ -238,6 +267,31 @@ class _Reader:
             start = max(self.breaks_latin.start(prev), a - frames.LOOK_BACK)
         return frames.before(self.s[start:a], kw)
 
+    def frame_of(self, a: int, b: int, kw: str, verb: str) -> str | None:
+        """The frame of the clause around the command just read (keyword at ``a:b``, arguments ending at
+        ``self.arg_end``): the words before the verb, the aspect or question mark after it, and the words
+        after its arguments (:mod:`frames`). None: the command is meant."""
+        if kw in V.TENTATIVE:
+            return "tentative"
+        frame = self.frame_before(a, kw)
+        if frame is None and V.ARITY[verb] == V.TARGETS and verb != "ask":
+            frame = frames.after(self.s, b, kw) or frames.after_target(self.s, self.arg_end, kw)
+        elif frame is None and verb != "ask":
+            frame = frames.after_target(self.s, self.arg_end, kw)
+            frame = frame if frame in ("mock", "statement") else None
+        return frame
+
+    def quote(self, a: int) -> str:
+        """The sentence around the keyword at ``a`` as the player wrote it (at most :data:`QUOTE_CHARS`
+        characters either side of the command), for a reply that says what it read."""
+        s = self.s
+        lo = max(0, a - QUOTE_CHARS)
+        m = _SENTENCE_BACK.search(s, lo, a)
+        start = m.end() if m else lo
+        fwd = _SENTENCE_FWD.search(s, max(a, self.arg_end), self.arg_end + QUOTE_CHARS)
+        end = fwd.end() if fwd else min(len(s), self.arg_end + QUOTE_CHARS)
+        return self.written(start, end)
+
     # --- reading arguments ------------------------------------------------------------------------
     def written(self, start: int, end: int) -> str:
         return self.t.written(start, end)
@@ -260,6 +314,11 @@ class _Reader:
     def readings(self, found: list[Found]) -> tuple[NameReading, ...]:
         return tuple(NameReading(self.written(f.start, f.end), f.seats[0], f.exact, f.how) for f in found)
 
+    def caps(self, start: int, end: int) -> bool:
+        """Whether the player wrote ``s[start:end]`` in capitals (``IS``: initials, not the word "is")."""
+        w = self.written(start, end)
+        return len(w) >= 2 and w.isascii() and w.isupper()
+
     def word(self, p: int) -> str | None:
         return self.written(p, T.word_end(self.s, p)) or None
 
@@ -268,6 +327,7 @@ class _Reader:
         elsewhere, e.g. on the next line): (Command or ParseError, directly followed by an exact
         name)."""
         self.work.reads += 1
+        self.arg_end = b
         s, ix = self.s, self.ix
         arity = V.ARITY[verb]
         if fixed is not None:
@@ -291,10 +351,12 @@ class _Reader:
         if verb == "vote" and _NO_LYNCH.match(s, p) and names.exact_at(ix, s, p)[0] is None:
             return Command("nolynch"), False
         self_words = V.SELF_WORDS + (V.SELF_WORDS_SAVE if verb == "save" else ())
-        r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS)
-        direct = isinstance(r, list) and r[0].start == b and r[0].exact
+        r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS, caps=self.caps)
+        direct = isinstance(r, list) and r[0].exact and (
+            r[0].start == b or any(s.startswith(f, b) and r[0].start == b + len(f) for f in V.DIRECT_FILLERS))
         if not isinstance(r, list):
             return self.error("unknown_name", verb, r), False
+        self.arg_end = r[-1].end
         if arity == V.TARGETS:
             return Command(verb, tuple(f.seats[0] for f in r), readings=self.readings(r)), direct
         q = T.skip_separators(s, r[0].end)
@@ -324,13 +386,18 @@ class _Outcome:
         self.last_vote: Command | ParseError | None = None
         self.bare: Command | None = None
         self.error: ParseError | None = None
-        self.framed: tuple[str, Command] | None = None
+        self.framed: tuple[str, Command, str] | None = None  # frame, command, quote
         self.last_vote_at: tuple | None = None
+        self.last_vote_pos = -1
 
-    def add(self, result: Command | ParseError, score: int) -> None:
-        if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None):
+    def add(self, result: Command | ParseError, score: int, pos: int = -1) -> None:
+        """Record a candidate read at ``pos`` (its place in the text: the last vote-family command *written*
+        stands, whatever order the marks were looked at in: vote tags first, then lines and bold)."""
+        if result.verb in V.VOTE_FAMILY and (isinstance(result, Command) or self.last_vote is not None) and (
+                pos >= self.last_vote_pos):
             # ##unvote then ##vote X: X decides; if X does not read, ask rather than half-apply
             self.last_vote = result
+            self.last_vote_pos = pos
         if isinstance(result, Command):
             if score == _COMPLETE and self.complete is None:
                 self.complete = result
@@ -338,6 +405,13 @@ class _Outcome:
                 self.bare = result
         elif self.error is None:
             self.error = result
+
+    def add_framed(self, frame: str, cmd: Command, quote: str) -> None:
+        """A command its clause does not mean: the first one kept for the reply, but a frame the writer
+        may have meant (a question, a suggestion…) wins over one he did not (negation, mock, a name
+        compared away): ``投张三不如投李四`` asks about 李四, never 张三."""
+        if self.framed is None or (self.framed[0] in frames.NOT_MEANT and frame not in frames.NOT_MEANT):
+            self.framed = (frame, cmd, quote)
 
     def done(self) -> bool:
         """Whether reading can stop: a complete command that no later vote can replace."""
@@ -352,8 +426,9 @@ class _Outcome:
         if self.bare is not None:
             return self.bare
         if self.framed is not None:
-            frame, meant = self.framed
-            return ParseError("unclear", meant.verb, frame=frame, meant=meant)
+            frame, cmd, quote = self.framed
+            meant = None if frame in frames.NOT_MEANT else cmd
+            return ParseError("unclear", cmd.verb, quote, frame=frame, meant=meant)
         return self.error or ParseError("no_command")
 
 
@@ -364,6 +439,15 @@ def _finish(r: _Reader, out: _Outcome) -> Command | ParseError:
         r.quiet = False
         res = r.read(*out.last_vote_at)[0]
     return res
+
+
+def _after_direct_filler(s: str, b: int, kw: str) -> int:
+    """Where the name of a direct-only keyword ending at ``b`` must start: after 掉 (出掉5号), else ``b``."""
+    if kw in V.DIRECT_ONLY:
+        for f in V.DIRECT_FILLERS:
+            if s.startswith(f, b):
+                return b + len(f)
+    return b
 
 
 def _pm(r: _Reader) -> Command | ParseError:
@@ -382,8 +466,10 @@ def _pm(r: _Reader) -> Command | ParseError:
         verb, fixed = V.KEYWORDS[kw]
         latin = V.is_latin(kw)
         in_prose = r.prose.inside(a, b)
-        if (in_prose or kw in V.DIRECT_ONLY) and names.exact_at(r.ix, s, b)[0] is None:
-            continue  # 问题, 投降, 出局: an ordinary word, unless a name follows directly
+        if (in_prose or kw in V.DIRECT_ONLY) and names.exact_at(r.ix, s, _after_direct_filler(s, b, kw))[0] is None:
+            continue  # 问题, 投降, 出局: an ordinary word, unless a name follows directly (出掉5号 too)
+        if in_prose and r.jargon.inside(a, b):
+            continue  # 查杀5号: a seer's result, never a kill
         r.work.candidates += 1
         arity = V.ARITY[verb]
         if latin and _DETERMINER.search(s, max(0, a - 12), a):
@@ -396,19 +482,17 @@ def _pm(r: _Reader) -> Command | ParseError:
             continue
         last_end = b
         if isinstance(result, Command):
-            frame = r.frame_before(a, kw)
-            if frame is None and arity == V.TARGETS and verb != "ask":
-                frame = frames.after(s, b, kw)
+            frame = r.frame_of(a, b, kw, verb)
             if frame is not None:
-                if out.framed is None and not (frame == "negation" and verb in V.VOTE_FAMILY - {"vote"}):
-                    out.framed = (frame, result)
+                if not (frame == "negation" and verb in V.VOTE_FAMILY - {"vote"}):
+                    out.add_framed(frame, result, r.quote(a))
                 continue
-            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE, a)
         else:
             explicit = r.clause_start(a, latin) or s[b:b + 8].lstrip(" \t").startswith(":")
             if not explicit or r.frame_before(a, kw) is not None:
                 continue
-            out.add(result, _ERROR)
+            out.add(result, _ERROR, a)
             out.last_vote_at = (verb, fixed, kw, a, b, None)
             r.quiet = True
         if out.done():
@@ -423,7 +507,7 @@ def _line_candidates(r: _Reader):
         lead = m.group(1)
         if "【" in lead:
             yield m.end(), "bracket"
-        elif "#" in lead:
+        elif "#" in lead or "%" in lead:
             yield m.end(), "hash"
         elif "!" in lead:
             yield m.end(), "bang"
@@ -432,11 +516,9 @@ def _line_candidates(r: _Reader):
         elif m.end() in r.t.bold:
             yield m.end(), "bold"
         else:
-            fp = _FIRST_PERSON.match(s, m.end())
-            if fp:
-                k = V.KEYWORD_RE.match(s, fp.end())
-                if k and _whole_line(s, k.end()):
-                    yield fp.end(), "person"
+            fp = _FIRST_PERSON.match(s, m.end()) if s[m.end():m.end() + 1] in _FP_FIRST else None
+            if fp and V.KEYWORD_RE.match(s, fp.end()):
+                yield fp.end(), "person"
             yield m.end(), "line"
         if m.end() >= len(s):
             break
@@ -450,13 +532,26 @@ def _thread_candidates(r: _Reader, marks: frozenset[str]):
     if "clause" in marks:
         c = _LAST_CLAUSE.search(s)
         if c:
-            sources.append(iter([(c.end() + len(s[c.end():]) - len(s[c.end():].lstrip()), "clause")]))
+            p = c.end() + len(s[c.end():]) - len(s[c.end():].lstrip())
+            fp = _FIRST_PERSON.match(s, p)
+            sources.append(iter([(fp.end() if fp and V.KEYWORD_RE.match(s, fp.end()) else p, "clause")]))
     last = -1
     for p, mk in heapq.merge(*sources):
         if p == last or (mk if mk != "person" else "line") not in marks:
             continue
         last = p
         yield p, mk
+
+
+def _with_votes_after_unvotes(candidates, after_unvote: list[int], s: str):
+    """The thread candidates, and right after an unvote the keyword that follows it on its line
+    (``[b]Unvote Vote Olinea[/b]``: the vote is read too, with the unvote's mark)."""
+    for a, mark in candidates:
+        yield a, mark
+        while after_unvote:
+            m = _AFTER_UNVOTE.match(s, after_unvote.pop())  # matches the empty string at worst
+            if m and m.end() < len(s) and s[m.end()] != "\n":
+                yield m.end(), mark
 
 
 def _whole_line(s: str, b: int) -> bool:
@@ -473,9 +568,16 @@ def _line_is_short(s: str, b: int, words: int = 1) -> bool:
     return len(rest.split()) <= words and "?" not in rest and len(rest) < 40
 
 
+def _self_word_vote(cmd: Command) -> bool:
+    """Whether ``cmd`` names its sender with a self word (``Vote me then.``: a dare, not a ballot); a
+    self-vote by name (``投 carol``, written by carol) is a ballot like any other."""
+    return any(rd.written.casefold() in V.SELF_WORDS or rd.written in V.SELF_WORDS for rd in cmd.readings)
+
+
 def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> Command | ParseError:
     s = r.s
     out = _Outcome()
+    after_unvote: list[int] = []  # where an unvote ended: a vote may follow it on the line (Unvote Vote X)
     if "tag" in marks:
         for m in _VOTE_TAG.finditer(s):
             if r.work.candidates >= MAX_CANDIDATES:
@@ -486,11 +588,11 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
             if verbs is not None and verb not in verbs:
                 continue
             if verb == "unvote":
-                out.add(Command("unvote"), _COMPLETE)
+                out.add(Command("unvote"), _COMPLETE, m.start())
                 continue
             result, _ = r.read("vote", None, "vote", m.start(2), m.start(2))
-            out.add(result, _COMPLETE if isinstance(result, Command) else _ERROR)
-    for a, mark in _thread_candidates(r, marks):
+            out.add(result, _COMPLETE if isinstance(result, Command) else _ERROR, m.start())
+    for a, mark in _with_votes_after_unvotes(_thread_candidates(r, marks), after_unvote, s):
         if r.work.candidates >= MAX_CANDIDATES:
             break
         k = V.KEYWORD_RE.match(s, a)
@@ -517,15 +619,16 @@ def _thread(r: _Reader, marks: frozenset[str], verbs: frozenset[str] | None) -> 
         if isinstance(result, Command):
             nl = s.find("\n", b, b + 120)
             rest = s[b:nl if nl >= 0 else b + 120]
-            if arity == V.TARGETS and (frames.after(s, b, kw) is not None
-                                       or (mark in ("line", "person", "clause") and frames.appeal(rest))
-                                       or (mark == "clause" and r.frame_before(a, kw) is not None)
-                                       or (mark in ("line", "person") and verb == "vote"
-                                           and r.sender_seat in result.targets)):
-                continue  # 投了3号, vote X?, Vote X with me, Vote me then: chat
-            out.add(result, _BARE if arity == V.NONE else _COMPLETE)
+            if r.frame_of(a, b, kw, verb) is not None or (arity == V.TARGETS and (
+                    (mark in ("line", "person", "clause") and frames.appeal(rest))
+                    or (mark in ("line", "person") and verb == "vote" and _self_word_vote(result))
+                    or (mark == "person" and not _CLAUSE_DONE.match(s, r.arg_end)))):
+                continue  # 投了3号, vote X?, 投张三是不可能的, Vote X with me, Vote me then: chat
+            out.add(result, _BARE if arity == V.NONE else _COMPLETE, a)
+            if verb == "unvote":
+                after_unvote.append(b)
         elif mark in _EXPLICIT_MARKS or (mark == "line" and _line_is_short(s, b)):
-            out.add(result, _ERROR)
+            out.add(result, _ERROR, a)
             out.last_vote_at = (verb, fixed, kw, a, b, arg)
             r.quiet = True
     return _finish(r, out)

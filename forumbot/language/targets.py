@@ -11,6 +11,7 @@ being skipped, because the player plainly meant it as a name.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from forumbot.language import names
@@ -21,7 +22,8 @@ from forumbot.language.names import Found, RosterIndex
 #: as part of the name (a roster name written with brackets is still read exactly).
 OPEN_BRACKETS = "【[「(『《〔"
 CLOSE_BRACKETS = "】]」)』》〕"
-_WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS) | set(CLOSE_BRACKETS)
+# "[" ends a word too: the closing tag of [vote]Fitz[/vote] is no part of the name.
+_WORD_END = set(V.SEPARATORS) | set(V.CLAUSE_BREAKS) | set(CLOSE_BRACKETS) | {"["}
 # Separators inside a list. The strong ones make an unknown word after them an error.
 _LIST_SEP = re.compile(r"(?:[ \t,、/;|&+>" + re.escape(OPEN_BRACKETS + CLOSE_BRACKETS)
                        + r"]|和|跟|(?<![a-z])and(?![a-z]))+")
@@ -33,12 +35,20 @@ _TRAILING = re.compile(
     "|".join(rf"{re.escape(w)}(?![a-z0-9])" if V.is_latin(w) else re.escape(w)
              for w in sorted(V.TRAILING, key=len, reverse=True))
 )
+_LIST_STOP = re.compile(
+    "|".join(rf"{re.escape(w)}(?![a-z0-9])" if V.is_latin(w) else re.escape(w)
+             for w in sorted(V.LIST_STOPS, key=len, reverse=True))
+)
 _SEPS = re.compile(r"[ \t,、/;|:@" + re.escape(CLOSE_BRACKETS) + "]*")
 #: A word longer than this is no name (it bounds the work of reading one word).
 WORD_CAP = 64
 #: A list longer than this is no ballot (it bounds the work of reading one list).
 LIST_CAP = 32
 _WORD = re.compile("[^" + re.escape("".join(sorted(_WORD_END))) + "]{0," + str(WORD_CAP) + "}")
+
+
+#: ``caps(start, end)``: whether the player wrote the canonical ``s[start:end]`` in capitals.
+Caps = Callable[[int, int], bool] | None
 
 
 @dataclass(frozen=True)
@@ -110,10 +120,16 @@ def _fuzzy_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
         seats = names.fuzzy(ix, s[pos:end])
         if seats:
             return Found(pos, end, seats, exact=False, how="typo")
+        if end < len(s) and s[end] == "?" and end > pos:
+            # a GBK forum writes a character it cannot store as "?" (王喆 -> 王?): one edit, like a typo; the
+            # "?" still makes the message a question, so the judge asks, never records
+            seats = names.fuzzy(ix, s[pos:end + 1])
+            if seats:
+                return Found(pos, end + 1, seats, exact=False, how="typo")
     return None
 
 
-def _loose_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
+def _loose_at(ix: RosterIndex, s: str, pos: int, caps: Caps = None) -> Found | None:
     """A Latin name written loosely at ``pos`` (:func:`names.loose`): the longest run of up to
     ``max_words + 2`` words that fits, else None."""
     ends = []
@@ -127,23 +143,24 @@ def _loose_at(ix: RosterIndex, s: str, pos: int) -> Found | None:
             break
         p = m.end() + 1
     for end in reversed(ends):
-        seats, how = names.loose(ix, s[pos:end])
+        seats, how = names.loose(ix, s[pos:end], caps is not None and caps(pos, end))
         if seats:
             return Found(pos, end, seats, exact=False, how=how)
     return None
 
 
 def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-             sender_seat: int | None, loose: bool = True) -> Found | Unknown | PostNumber | None:
+             sender_seat: int | None, loose: bool = True, caps: Caps = None) -> Found | Unknown | PostNumber | None:
     """The name at ``pos``: Found (``seats`` has several entries when ambiguous), Unknown, a
     PostNumber (``3楼``, unless a roster name at least as long is written there), or None when
     nothing is written there. A self reference gives ``sender_seat`` (Unknown without one).
-    ``loose``: also read Latin names written loosely (prefix, some words, initials, other spacing)."""
+    ``loose``: also read Latin names written loosely (prefix, some words, initials, other spacing).
+    ``caps(start, end)``: whether the player wrote ``s[start:end]`` in capitals (None: never)."""
     if pos >= len(s) or s[pos] in V.CLAUSE_BREAKS:
         return None
     exact, bad_seat_end = names.exact_at(ix, s, pos)
     if exact is None and s[pos] in OPEN_BRACKETS:
-        return read_one(ix, s, skip_separators(s, pos + 1), self_words, sender_seat, loose)
+        return read_one(ix, s, skip_separators(s, pos + 1), self_words, sender_seat, loose, caps)
     post_end = names.post_number_at(s, pos)
     if post_end > 0 and (exact is None or exact.end < post_end):
         return PostNumber(pos, post_end)
@@ -156,7 +173,10 @@ def read_one(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         return _check_overrun(ix, s, exact)
     if bad_seat_end > 0:
         return Unknown(pos, bad_seat_end)
-    lz = _loose_at(ix, s, pos) if loose else None
+    gv = names.given_at(ix, s, pos)
+    if gv is not None:
+        return gv
+    lz = _loose_at(ix, s, pos, caps) if loose else None
     fz = _fuzzy_at(ix, s, pos)
     if lz is not None and (fz is None or lz.end >= fz.end):
         return lz
@@ -184,12 +204,12 @@ def _check_overrun(ix: RosterIndex, s: str, exact: Found) -> Found:
 
 
 def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-              sender_seat: int | None, many: bool) -> list[Found] | Found | Unknown | PostNumber | None:
+              sender_seat: int | None, many: bool, caps: Caps = None) -> list[Found] | Found | Unknown | PostNumber | None:
     """Names from ``pos``: a list of Found (unambiguous, in written order, repeats kept: whether a
     repeated name is allowed is the rules engine's call), or
     the first problem: an ambiguous Found, an Unknown, a PostNumber (anywhere in the list), or None
     when no name is written."""
-    first = read_one(ix, s, pos, self_words, sender_seat)
+    first = read_one(ix, s, pos, self_words, sender_seat, caps=caps)
     if not isinstance(first, Found) or len(first.seats) > 1:
         return first
     out = [first]
@@ -200,10 +220,10 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         if m and "[/" in m.group():
             break  # the end of a vote tag ([vote]X[/vote])
         strong = bool(m and _STRONG_SEP.search(m.group()))
-        if _TRAILING.match(s, q):
+        if _TRAILING.match(s, q) or _LIST_STOP.match(s, q):
             break
         # after the first name, a loose reading needs a plain list mark (a comma, 、, /, and)
-        nxt = read_one(ix, s, q, self_words, sender_seat, loose=strong or bool(m and "," in m.group()))
+        nxt = read_one(ix, s, q, self_words, sender_seat, loose=strong or bool(m and "," in m.group()), caps=caps)
         if nxt is None:
             break
         if isinstance(nxt, PostNumber):

@@ -94,7 +94,8 @@ class NameReading:
     name was not written exactly (the reply must then say what it was read as); ``how`` says which rule
     read it: "exact", "typo" (one edit), "prefix" (the start of one name: ``lian``), "words" (some of a
     name's words: ``Wile`` for ``Wile E. Coyote``), "spacing" (other spacing or word order: ``Jar Jar
-    Binks``), "initials" (``GB`` for ``GlowingBear``)."""
+    Binks``), "initials" (``GB`` for ``GlowingBear``), "fragment" (``Fitz`` for ``havingfitz``), "given" (a
+    Chinese given name: ``修竹`` for ``沈修竹``)."""
 
     written: str
     seat: int

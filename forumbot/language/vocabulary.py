@@ -36,6 +36,10 @@ ARITY = {
 #: keywords must stand as words. Longer keywords win at the same position (投票 before 投).
 KEYWORDS: dict[str, tuple[str, int | None]] = {
     "投票": ("vote", None), "投": ("vote", None), "票投": ("vote", None), "vote": ("vote", None),
+    # vote idioms: 我的票挂3号, 票挂在6号, my vote is on X; 票口压在3号身上 is tentative (TENTATIVE)
+    "票挂": ("vote", None), "票挂给": ("vote", None), "my vote is on": ("vote", None), "my vote's on": ("vote", None),
+    "my vote goes to": ("vote", None), "my vote is for": ("vote", None),
+    "票口压": ("vote", None), "票压": ("vote", None),
     "votes": ("vote", None), "出": ("vote", None),
     "unvote": ("unvote", None), "un-vote": ("unvote", None), "取消投票": ("unvote", None),
     "撤票": ("unvote", None), "撤回投票": ("unvote", None), "收回投票": ("unvote", None),
@@ -97,6 +101,16 @@ KEYWORDS: dict[str, tuple[str, int | None]] = {
     "自杀": ("selfkill", None), "自爆": ("selfkill", None), "selfkill": ("selfkill", None),
     "self-kill": ("selfkill", None),
 }
+
+#: Keywords that put a vote down for the time being (票口压在3号身上): never recorded, the judge asks.
+TENTATIVE = frozenset({"票口压", "票压"})
+
+#: Fillers a direct-only keyword may take before its name (出掉5号 = 出5号).
+DIRECT_FILLERS = ("掉",)
+
+#: Werewolf jargon holding a verb character that is never a command, even with a name after it
+#: (查杀5号: "my check found 5 a wolf", not a kill).
+JARGON = ("查杀", "发查杀", "被查杀", "验杀")
 
 #: Keywords that act on the sender without a name (自救 = 救自己).
 SELF_KEYWORDS = frozenset({"自救"})
@@ -183,7 +197,7 @@ DETERMINERS = ("a", "an", "the", "my", "your", "his", "her", "their", "our", "it
                "any", "every", "each", "one", "first", "last", "next", "another", "of", "whose", "which")
 
 #: Words skipped between a verb and its argument (投给张三, 杀掉李四, 查一下3号, vote for X).
-FILLERS = ("票给", "给", "掉", "了", "一下", "下", "一个", "for", "on", "to")
+FILLERS = ("票给", "给", "掉", "死", "了", "一下", "下", "一个", "在", "for", "on", "to")
 
 #: Self references: they name the sender (``sender_seat``). 我 alone only for save (救我).
 SELF_WORDS = ("我自己", "自己", "本人", "myself", "me", "self")
@@ -206,7 +220,9 @@ SUFFIXES = ("一下", "吧", "啊", "呀", "吗", "呢", "谢谢", "游戏", "pl
 
 #: Trailing words and particles: they end a name list without being an unknown name.
 TRAILING = ("谢谢", "谢了", "多谢", "感谢", "thanks", "thank you", "thx", "please", "pls", "吧", "了",
-            "啊", "呀", "哦", "吗", "嘛", "呢", "哈", "好了", "就好", "ok")
+            "啊", "呀", "哦", "吗", "嘛", "呢", "哈", "好了", "就好", "ok", "一票", "1票", "身上")
+#: Words that end a name list without being read (a comparison: 投张三不如…, vote Bob than Alice).
+LIST_STOPS = ("还不如", "倒不如", "不如", "而不是", "than", "rather than", "instead of", "over")
 PARTICLES = "吧了啊呀哦吗嘛呢哈!?~"
 
 #: Penalty reasons -> the text the engine expects.
@@ -242,6 +258,7 @@ KEYWORD_RE = re.compile(
     )
 )
 NOT_COMMANDS_RE = re.compile(_alternation(NOT_COMMANDS))
+JARGON_RE = re.compile(_alternation(JARGON))
 
 # The same keywords as two patterns, for scanning: one alternation of Latin words behind a single word
 # boundary, one of CJK words (an alternation that starts with plain characters is scanned fast; one

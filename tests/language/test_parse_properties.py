@@ -8,6 +8,7 @@ import opencc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from forumbot.language.frames import NOT_MEANT
 from forumbot.language.parse import MAX_CANDIDATES, parse, parse_counted
 from forumbot.language.types import Command, ParseError, Roster
 
@@ -181,7 +182,9 @@ def test_a_framed_command_is_never_recorded(frame, command, channel):
     result = parse(frame + command, ROSTER, sender_seat=2, channel=channel)
     assert not isinstance(result, Command), (frame + command, result)
     if channel == "pm" and isinstance(result, ParseError) and result.code == "unclear":
-        assert result.meant is not None and result.frame is not None
+        # a frame the player may mean is offered back; a negation never is (it would say the opposite)
+        assert result.frame is not None and (result.meant is None) == (result.frame in NOT_MEANT)
+        assert result.written
 
 
 PROSE = ["我觉得", "所以", "嗯 ", "说实话", "I think ", "so ", "lol ", "honestly ", "他们会", "但是我觉得可以",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from forumbot.language.frames import NOT_MEANT
 from forumbot.language.parse import parse
 from forumbot.language.types import Command, NameReading, ParseError, Roster
 
@@ -347,8 +350,18 @@ def test_latin_names_and_numbers_are_whole_words():
 # --- issue 17: what real players write ------------------------------------------------------------
 
 def U(frame, verb, *targets, number=None):
-    """An "unclear" error: the judge asks whether the player meant ``verb targets``."""
-    return ParseError("unclear", verb, frame=frame, meant=Command(verb, tuple(targets), number=number))
+    """An "unclear" error: the judge asks whether the player meant ``verb targets``; for a frame in which
+    the player does not mean it (a negation, a mock, a name compared away) it offers nothing back."""
+    meant = None if frame in NOT_MEANT else Command(verb, tuple(targets), number=number)
+    return ParseError("unclear", verb, frame=frame, meant=meant)
+
+
+def unquoted(result, text):
+    """``result`` without the quote of an "unclear" error, after checking the quote is what was written."""
+    if isinstance(result, ParseError) and result.code == "unclear":
+        assert result.written and result.written in text, (result.written, text)
+        return replace(result, written=None)
+    return result
 
 
 PM_CASES = [
@@ -397,7 +410,7 @@ PM_CASES = [
 
 @pytest.mark.parametrize(("text", "expected"), PM_CASES, ids=[c[0][:24] for c in PM_CASES])
 def test_private_messages(text, expected):
-    assert parse(text, ROSTER, sender_seat=ME) == expected
+    assert unquoted(parse(text, ROSTER, sender_seat=ME), text) == expected
 
 
 THREAD_CASES = [
