@@ -242,6 +242,9 @@ def status(
                + (" — PAUSED" if bot.timing.paused_since else ""))
     if dl:
         typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
+    elif not g.finished and not bot.timing.paused_since:
+        # the phase's clock starts when its opening post is on the forum (docs/runtime.md)
+        typer.echo("  deadline: set when the phase's opening post is on the forum (not yet)")
     if not g.finished:
         pending = set(g.ruleset.pending())
         typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")

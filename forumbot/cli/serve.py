@@ -155,7 +155,9 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
         if holder is not None:
             who = " · archived" if holder[2] else (f" · worker {holder[0]}" if holder[1] else " · no worker (lease expired)")
         where = f"{DONE}/{path.name}" if path.parent.name == DONE else path.name
-        typer.echo(f"{c.name}: {state}" + (f", deadline {format_local(dl, c.tz, 'en')}" if dl else "")
+        waiting = bot.started and not g.finished and not bot.timing.paused_since
+        when = f", deadline {format_local(dl, c.tz, 'en')}" if dl else (", deadline when its post is out" if waiting else "")
+        typer.echo(f"{c.name}: {state}" + when
                    + f" · outbox: {outbox}{who} ({where})")
 
 

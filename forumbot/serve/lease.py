@@ -17,8 +17,8 @@ second ``run`` of the season, or a ``run`` of a season a worker judges, is refus
   so a takeover cannot slip between the check and the write. A worker that lost its lease therefore
   cannot claim an outbox row, and an outbox row is only ever sent after its claim (``sending``) commits:
   two workers never send the same row. A claim made by a worker that then dies is an uncertain write
-  for the next holder, looked for on the forum after the adapter's request horizon before it is sent
-  again (:mod:`forumbot.runtime.delivery`), exactly as after a crash of ``forumbot run``.
+  for the next holder, looked for on the forum once the claim, the adapter's request timeout and its request
+  horizon have passed, before it is sent again (:mod:`forumbot.runtime.delivery`), exactly as after a crash of ``forumbot run``.
 - Workers share the seasons: each heartbeats a ``serve_worker`` row and takes new seasons only while it
   holds fewer than its share (seasons ÷ live workers, rounded up), so seasons spread over the workers and
   move to the survivors when one dies.

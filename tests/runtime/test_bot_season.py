@@ -196,7 +196,7 @@ def test_same_posts_and_pms_with_crashes_inside_operations(tmp_path, monkeypatch
             return result
 
         monkeypatch.setattr(forum, name, wrapped)
-    for name in ("commit_input", "store_inbound", "update_outbox", "queue", "set_cursor"):
+    for name in ("commit_input", "store_inbound", "update_outbox", "claim_outbox", "queue", "set_cursor"):
         original = getattr(store_mod.Store, name)
 
         def wrapped(self, *a, _original=original, _name=name, **k):

@@ -348,3 +348,30 @@ def test_an_organiser_command_typed_while_the_post_is_not_out_is_acknowledged_wi
     s.bot.cycle()
     assert s.bot.deadline() == s.clock.now + timedelta(hours=2, minutes=10)
     _no_placeholder(s)
+
+
+def test_status_says_the_deadline_waits_for_the_phase_post(tmp_path, monkeypatch):
+    """While a phase's opening post is not on the forum its deadline is not known; the organiser's ``status``
+    says so instead of leaving the line out (it used to print no deadline line at all)."""
+    from typer.testing import CliRunner
+
+    from forumbot.cli import app
+    from forumbot.cli import season as season_cli
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    writes = ThreadWrites(s)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    writes.down = True
+    s.bot.cycle()  # the vote round opens; its post cannot go out
+    monkeypatch.setattr(season_cli, "_load", lambda path: s.config)
+    monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None, accept_new_rules=False, engine=None: s.restart())
+    monkeypatch.setattr(season_cli, "_no_database", lambda config: False)
+    monkeypatch.setattr(season_cli, "_never_run", lambda config: None)
+    out = CliRunner().invoke(app, ["status", "season.toml"]).output
+    assert "deadline: set when the phase's opening post is on the forum" in out, out
+    writes.down = False
+    s.clock.now += timedelta(minutes=2)  # past the request horizon of the refused attempt
+    s.bot.cycle()
+    out = CliRunner().invoke(app, ["status", "season.toml"]).output
+    assert f"deadline: {format_local(s.bot.deadline(), s.config.tz, 'en')}" in out, out
