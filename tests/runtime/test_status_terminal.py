@@ -24,8 +24,8 @@ def _season(tmp_path, monkeypatch):
     bot = Bot(load_config(path), MemoryForum("judge", clock), clock)
 
     class SeasonClockBot(Bot):  # the command line's bot, on the season's test clock
-        def __init__(self, config, forum=None, accept_new_rules=False):
-            super().__init__(config, forum, clock, accept_new_rules=accept_new_rules)
+        def __init__(self, config, forum=None, accept_new_rules=False, engine=None):
+            super().__init__(config, forum, clock, engine=engine, accept_new_rules=accept_new_rules)
 
     monkeypatch.setattr("forumbot.runtime.bot.Bot", SeasonClockBot)
     bot.cycle()

@@ -70,8 +70,8 @@ def test_new_rules_refuse_and_the_cli_says_why(tmp_path, monkeypatch):
     from forumbot.runtime.bot import Bot
 
     real_init = Bot.__init__
-    monkeypatch.setattr(Bot, "__init__", lambda self, config, forum=None, accept_new_rules=False: real_init(
-        self, config, s.forum, s.clock, make_engine(s.db_url), accept_new_rules=accept_new_rules))
+    monkeypatch.setattr(Bot, "__init__", lambda self, config, forum=None, accept_new_rules=False, engine=None: real_init(
+        self, config, s.forum, s.clock, engine or make_engine(s.db_url), accept_new_rules=accept_new_rules))
     out = CliRunner().invoke(app, ["status", "season.toml"])
     assert out.exit_code == 2 and "sunlight rules 1 → 2" in out.output and "Traceback" not in out.output
 
