@@ -14,8 +14,8 @@ And, for every request, slow on purpose (a forum that is slow, not a machine tha
 - ``delay_write``: every POST is forwarded ``delay_write`` seconds after it arrived (on top of ``delay_all``).
 
 ``counts`` tallies what was done, per kind, for the report; ``requests`` lists every request as
-``(method, path, arrived, answered)`` (UTC datetimes; answered None when dropped), so a test can tell what
-the bot did between two instants in its own terms (e.g. how many times it read the inbox).
+``(method, path, arrived, status)`` (a UTC datetime; the status the bot was given, 0 when it got none), so a
+test can tell what the bot did between two instants in its own terms (e.g. how many times it read the inbox).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class FaultProxy:
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
         self.counts: Counter[str] = Counter()
-        self.requests: list[tuple[str, str, datetime, datetime | None]] = []
+        self.requests: list[tuple[str, str, datetime, int]] = []
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -91,11 +91,11 @@ class FaultProxy:
 
     def handle(self, h: BaseHTTPRequestHandler) -> None:
         arrived = datetime.now(UTC)
-        answered = self._handle(h)
+        status = self._handle(h)
         with self.lock:
-            self.requests.append((h.command, h.path, arrived, answered))
+            self.requests.append((h.command, h.path, arrived, status))
 
-    def _handle(self, h: BaseHTTPRequestHandler) -> datetime | None:
+    def _handle(self, h: BaseHTTPRequestHandler) -> int:
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
         what = self._draw(h.command)
@@ -105,7 +105,7 @@ class FaultProxy:
             return self._answer(h, 503, [("Retry-After", "1"), ("Content-Type", "text/plain")], b"busy (fault proxy)")
         if what == "drop":
             h.close_connection = True
-            return None
+            return 0
         delay = self.delay_all + (self.delay_write if h.command == "POST" else 0.0)
         if delay:
             time.sleep(delay)
@@ -115,15 +115,15 @@ class FaultProxy:
             status, headers, data = self._forward(h, body)
         except OSError:  # the forum is down (stopped by the test): the bot finds it as it would without us
             h.close_connection = True
-            return None
+            return 0
         if what == "done-502":
             status, headers, data = 502, [("Content-Type", "text/plain")], b"Bad Gateway (fault proxy)"
         return self._answer(h, status, headers, data)
 
-    def reads_between(self, path: str, after: datetime, before: datetime) -> int:
-        """How many GETs of ``path`` (exactly, query included) arrived after ``after`` and before ``before``."""
+    def between(self, after: datetime, before: datetime) -> list[tuple[str, str, datetime, int]]:
+        """The requests that arrived after ``after`` and before ``before``."""
         with self.lock:
-            return sum(m == "GET" and p == path and after < at < before for m, p, at, _ in self.requests)
+            return [r for r in self.requests if after < r[2] < before]
 
     def _forward(self, h: BaseHTTPRequestHandler, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
@@ -137,7 +137,7 @@ class FaultProxy:
             conn.close()
 
     def _answer(self, h: BaseHTTPRequestHandler, status: int, headers: list[tuple[str, str]],
-                data: bytes) -> datetime | None:
+                data: bytes) -> int:
         try:
             h.send_response(status)
             for k, v in headers:
@@ -147,5 +147,5 @@ class FaultProxy:
             h.wfile.write(data)
         except OSError:  # the bot gave up on this request (a held write): it was performed all the same
             h.close_connection = True
-            return None
-        return datetime.now(UTC)
+            return 0
+        return status
