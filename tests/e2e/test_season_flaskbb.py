@@ -1,6 +1,10 @@
 """End to end on a real FlaskBB: the rulebook's worked example through the forum, the same season
 with the bot killed (SIGKILL) at random instants, and the awkward messages (late, duplicate,
-impersonated, malformed, the dead posting, the forum down across a deadline)."""
+impersonated, malformed, the dead posting, the forum down across a deadline).
+
+The players act on each phase's post as they read it in the thread, not on the clock (issue 24): a crashy
+run whose posts reach the forum late has its deadlines moved, and its players still write in the phase they
+see, so it gets the calm run's messages in the calm run's phases. Waits last while the bot progresses."""
 
 from __future__ import annotations
 
