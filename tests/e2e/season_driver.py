@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from forumbot.testforum import RunningForum
 
 TIME = re.compile(r"\w{3} \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \w+")
 #: a deadline as the bot writes it in a post (schedule.format_local; the e2e seasons are in UTC), any locale
-DEADLINE = re.compile(r"(?:\w{3} (\d{2}) (\w{3}) (\d{4})|(\d{4})-(\d{2})-(\d{2})（\w+）) (\d{2}):(\d{2}):(\d{2}) UTC")
+DEADLINE = re.compile(r"(?:\w{3} (\d{2}) (\w{3}) (\d{4}) |(\d{4})-(\d{2})-(\d{2})（\w+）\s*)(\d{2}):(\d{2}):(\d{2}) UTC")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: seconds a wait goes on without any sign of progress before it fails (generous: a loaded machine is slow,
 #: not stuck; a phase of the e2e seasons lasts 10-20 s)
@@ -44,15 +44,20 @@ class Stalled(AssertionError):
 
 
 def wait_for(check: Callable[[], Any], what: str, progress: Callable[[], Any] = lambda: None,
-             patience: float = PATIENCE, every: float = 0.3, tail: Callable[[], str] = lambda: "") -> Any:
+             patience: float = PATIENCE, every: float = 0.3, tail: Callable[[], str] = lambda: "",
+             abort: Callable[[], str | None] = lambda: None) -> Any:
     """Calls ``check`` until it returns something true, and returns that. There is no time limit while
     ``progress()`` (any comparable snapshot: sizes, counts) keeps changing; after ``patience`` seconds with
-    no change it raises :class:`Stalled` saying ``what`` was awaited, with ``tail()`` (e.g. the bot's log)."""
+    no change it raises :class:`Stalled` saying ``what`` was awaited, with ``tail()`` (e.g. the bot's log).
+    ``abort()`` returning a sentence (e.g. the game ran past its last phase: progress that never ends)
+    raises :class:`Stalled` at once."""
     seen, since = progress(), time.monotonic()
     while True:
         found = check()
         if found:
             return found
+        if reason := abort():
+            raise Stalled(f"gave up waiting for {what}: {reason}\n{tail()}")
         now_seen = progress()
         if now_seen != seen:
             seen, since = now_seen, time.monotonic()
@@ -216,11 +221,20 @@ class BotProcess:
     def exited(self) -> bool:
         return self.proc is not None and self.proc.poll() is not None
 
-    def wait(self, patience: float = PATIENCE) -> int:
+    def deadlines(self) -> int:
+        """How many deadlines the bot has handled (phases closed), from its database."""
+        try:
+            with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5) as db:
+                return db.execute("SELECT count(*) FROM game_input WHERE kind = 'deadline'").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    def wait(self, patience: float = PATIENCE, abort: Callable[[], str | None] = lambda: None) -> int:
         """Waits until the bot exits (the season is over and delivered) and returns its exit code: as long
-        as it takes while the bot keeps doing something (:meth:`signs`)."""
+        as it takes while the bot keeps doing something (:meth:`signs`), unless ``abort()`` says why not
+        (see :func:`runaway`)."""
         assert self.proc is not None
-        wait_for(self.exited, "the bot to finish the season", self.signs, patience, tail=self.log_tail)
+        wait_for(self.exited, "the bot to finish the season", self.signs, patience, tail=self.log_tail, abort=abort)
         return self.proc.returncode
 
     def stop(self) -> None:
@@ -259,11 +273,15 @@ class Players:
     sent: list[tuple[int, str, str, datetime]] = field(default_factory=list)  # (phase, sender, text, forum's time)
 
     def read_phase_posts(self, client, judge: str) -> list:
+        """The phase posts in the thread so far; each read asks only for the posts after the last one seen
+        (one request when nothing is new: a loaded forum answers slowly)."""
         tid = self.__dict__.get("_thread") or self.thread_id()
         if not tid:
             return []
         self.__dict__["_thread"] = tid
-        return phase_posts(client.thread_posts(tid), judge)
+        seen: list = self.__dict__.setdefault("_posts", [])
+        seen += client.thread_posts(tid, seen[-1].post_id if seen else None)
+        return phase_posts(seen, judge)
 
     def wait_for_phase(self, reader, judge: str, k: int):
         """Phase k's opening post, once a player reading the thread sees it; None when the game ended first."""
@@ -339,7 +357,8 @@ class Players:
                         self.errors.append(f"{sender}: {exc}")
                         continue
                     self.sent.append((k, sender, text, proof.time_utc))
-                    if deadline and proof.time_utc > deadline:
+                    # the post shows the deadline to the second, truncated: later than a second after it is late
+                    if deadline and proof.time_utc >= deadline + timedelta(seconds=1):
                         self.errors.append(f"{sender}'s {text!r} reached the forum at {proof.time_utc}, after phase {k}'s "
                                            f"deadline {deadline} (the players were too slow for the test)")
                 for sender, text in thread_posts:
@@ -347,8 +366,8 @@ class Players:
                         clients[sender].reply(self.thread_id(), text)
                     except Exception as exc:
                         self.errors.append(f"{sender} (post): {exc}")
-        except Stalled as exc:
-            self.errors.append(str(exc))
+        except Exception as exc:  # a stalled wait, a forum error: the test reports it (the thread ends here)
+            self.errors.append(f"{type(exc).__name__}: {exc}")
         finally:
             for client in [*clients.values(), reader]:
                 client.close()
@@ -357,6 +376,21 @@ class Players:
         t = threading.Thread(target=self.run, daemon=True)
         t.start()
         return t
+
+
+def runaway(bot: BotProcess, players: Players | None, phases: int) -> Callable[[], str | None]:
+    """For :meth:`BotProcess.wait`: why to stop waiting although the bot progresses — the players have
+    reported errors (the season can no longer be the expected one), or the game has closed more than
+    ``phases`` + 2 phases (it runs past the transcript's end: players whose messages never came)."""
+
+    def check() -> str | None:
+        if players is not None and players.errors:
+            return f"the players failed: {players.errors}"
+        if (closed := bot.deadlines()) > phases + 2:
+            return f"{closed} phases closed, the season has {phases} after its prologue"
+        return None
+
+    return check
 
 
 def wait_until(at: datetime) -> None:

@@ -31,6 +31,7 @@ from season_driver import (
     inboxes,
     judge_posts,
     mask_times,
+    runaway,
     thread_of,
     wait_for,
     write_season,
@@ -80,7 +81,7 @@ def season(folder: Path, label: str, faults: dict, results: dict) -> None:
                          tail=bot.log_tail, season=label, reply_in_conversation=True, wait_for_judge=True)
         sender = driver.thread()
         try:
-            code = bot.wait()
+            code = bot.wait(abort=runaway(bot, driver, len(phases)))
             wait_for(lambda: not sender.is_alive(), "the players to finish", bot.signs)
         finally:
             bot.stop()

@@ -9,7 +9,17 @@ from pathlib import Path
 
 import pytest
 import yaml
-from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, thread_of, wait_for, write_season
+from season_driver import (
+    BotProcess,
+    Players,
+    bot_state,
+    inboxes,
+    judge_posts,
+    runaway,
+    thread_of,
+    wait_for,
+    write_season,
+)
 
 from forumbot.replay import load_transcript, replay
 from forumbot.testforum import start_forum
@@ -17,7 +27,7 @@ from forumbot.testforum import start_forum
 pytestmark = pytest.mark.e2e
 
 TRANSCRIPT = Path(__file__).parent.parent / "transcripts" / "killer_club_full_game.yaml"
-LENGTH = 10.0
+LENGTH = 25.0  # seconds a phase: fourteen players writing one after another fit in it on a loaded machine
 
 
 def test_fourteen_player_club_game_on_flaskbb(tmp_path):
@@ -37,7 +47,7 @@ def test_fourteen_player_club_game_on_flaskbb(tmp_path):
                          progress=bot.signs, tail=bot.log_tail)
         sender = driver.thread()
         try:
-            assert bot.wait() == 0, bot.log_tail()
+            assert bot.wait(abort=runaway(bot, driver, len(phases))) == 0, bot.log_tail()
             wait_for(lambda: not sender.is_alive(), "the players to finish", bot.signs)
         finally:
             bot.stop()

@@ -26,6 +26,7 @@ from season_driver import (
     judge_posts,
     mask_times,
     phase_posts,
+    runaway,
     thread_of,
     wait_for,
     wait_until,
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.e2e
 
 EXAMPLE = Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"
 PLAYERS = list("ABCDEFG")
-LENGTH = 10.0
+LENGTH = 15.0  # seconds a phase: seven players writing one after another fit in it on a loaded machine
 WRITE_DELAY = 5.0  # seconds the fault proxy holds each of the judge's writes where a test needs a window open
 STATE = threading.Lock()  # a season's database is opened (and migrated) by one thread at a time
 
@@ -65,7 +66,7 @@ def run_season(tmp: Path, forum, phases, kill_every: tuple[float, float] | None 
             break
         bot.kill()
         bot.start()
-    assert bot.wait() == 0, bot.log_tail()
+    assert bot.wait(abort=runaway(bot, driver, len(phases))) == 0, bot.log_tail()
     wait_for(lambda: not sender.is_alive(), "the players to finish", bot.signs)
     assert not driver.errors, driver.errors
     return config, bot
@@ -194,7 +195,7 @@ def test_late_duplicate_impersonated_malformed_dead_and_forum_down(tmp_path):
             forum.start()
             phase_post(4)  # vote round 3
             pm("Org", "结束游戏")  # before vote round 3's deadline
-            assert bot.wait() == 0, bot.log_tail()
+            assert bot.wait(abort=runaway(bot, None, 4)) == 0, bot.log_tail()
         finally:
             bot.stop()
             for c in clients.values():
