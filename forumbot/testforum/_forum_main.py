@@ -158,15 +158,22 @@ def _harness_blueprint(token: str):
     return bp
 
 
+def _step(what: str) -> None:
+    print(f"starting: {what}", flush=True)
+
+
 def serve(instance: str) -> None:
     """Sets up (first start only) and serves the forum of ``instance`` until terminated."""
     inst = Path(instance)
     spec = json.loads((inst / "harness.json").read_text("utf-8"))
+    _step("importing FlaskBB")  # each step a line: the harness waits as long as the log advances
     from flaskbb import create_app
 
+    _step("creating the app")
     app = create_app(_config(str(inst / "forum.sqlite"), spec["secret_key"], spec["port"]), str(inst))
     setup_file = inst / "setup.json"
     if not setup_file.exists():
+        _step("setting the forum up")
         with app.app_context():
             result = _setup(spec)
         tmp = setup_file.with_suffix(".tmp")
@@ -174,6 +181,7 @@ def serve(instance: str) -> None:
         tmp.replace(setup_file)
     app.register_blueprint(_harness_blueprint(spec["harness_token"]))
 
+    _step("importing waitress")
     import waitress
 
     print(f"serving on http://127.0.0.1:{spec['port']}", flush=True)

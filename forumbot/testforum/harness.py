@@ -75,10 +75,23 @@ class RunningForum:
         self.user_ids: dict[str, int] = {}
         _OPEN.add(self)
 
+    #: seconds without any progress after which a starting forum is stuck (see :meth:`start`)
+    stall_seconds: float = 120.0
+    #: seconds after which a forum still starting (progressing all the while) is given up
+    give_up_seconds: float = 1800.0
+    #: seconds one readiness probe may take (a slower answer counts as progress, and it is asked again)
+    probe_seconds: float = 10.0
+
     # -- process ---------------------------------------------------------------------------------------
 
-    def start(self, timeout_seconds: float = 60.0) -> None:
-        """Starts the server (setting the forum up on the first start) and waits until it answers."""
+    def start(self, stall_seconds: float | None = None) -> None:
+        """Starts the server (setting the forum up on the first start) and waits until it answers.
+
+        There is no fixed time limit: on a busy machine FlaskBB can take minutes to import and set up. It
+        waits as long as the forum makes progress (:class:`StartWatch`: its startup steps in the log, CPU
+        time used, a probe the server accepted but is still answering) and raises HarnessError, with the
+        log's tail, when the process exits, when nothing progressed for ``stall_seconds`` (default
+        :attr:`stall_seconds`), or after :attr:`give_up_seconds` in all (a server busy forever)."""
         if self.running:
             return
         (self.instance / "harness.json").write_text(json.dumps(self._spec, ensure_ascii=False), "utf-8")
@@ -87,19 +100,22 @@ class RunningForum:
                 [str(self._python), str(FORUM_MAIN), "serve", str(self.instance)],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
             )
-        deadline = time.monotonic() + timeout_seconds
-        while time.monotonic() < deadline:
+        stall = self.stall_seconds if stall_seconds is None else stall_seconds
+        watch = StartWatch(self._proc.pid, self.log_path, stall, self.give_up_seconds)
+        while True:
             if self._proc.poll() is not None:
                 raise HarnessError(f"the test forum exited at start (code {self._proc.returncode}):\n{self.log_tail()}")
             try:
-                if httpx.get(self.base_url + "/", timeout=2).status_code == 200:
+                if httpx.get(self.base_url + "/", timeout=self.probe_seconds).status_code == 200:
                     break
+            except httpx.TimeoutException:
+                watch.progressed()  # the server took the request and is working on it
             except httpx.HTTPError:
                 pass
+            if problem := watch.stuck():
+                self.stop()
+                raise HarnessError(f"the test forum did not start: {problem}:\n{self.log_tail()}")
             time.sleep(0.2)
-        else:
-            self.stop()
-            raise HarnessError(f"the test forum did not answer within {timeout_seconds:.0f} s:\n{self.log_tail()}")
         setup = json.loads((self.instance / "setup.json").read_text("utf-8"))
         self.forum_id = setup["forum_id"]
         self.user_ids = setup["users"]
@@ -158,8 +174,8 @@ class RunningForum:
         return FlaskBBForum(self.base_url, account.name, account.password, **options)
 
     def _harness(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-        answer = httpx.post(
-            f"{self.base_url}/_harness/{path}", json=payload, timeout=120,
+        answer = httpx.post(  # no read limit: seeding hundreds of rows on a busy machine takes what it takes
+            f"{self.base_url}/_harness/{path}", json=payload, timeout=httpx.Timeout(30, read=None),
             headers={"X-Harness-Token": self._spec["harness_token"]},
         )
         if answer.status_code != 200:
@@ -176,6 +192,53 @@ class RunningForum:
             "conversations",
             {"from": sender, "to": recipient, "subject": subject, "message": message, "count": count},
         )
+
+
+class StartWatch:
+    """Whether a starting server process still makes progress: its log grew, it used CPU time (Linux:
+    ``/proc/PID/stat``), or :meth:`progressed` was called (a probe it accepted but did not answer yet).
+
+    :meth:`stuck` says why it gave up (a sentence) once nothing progressed for ``stall_seconds``, or once
+    ``give_up_seconds`` passed in all; else None. Times are seconds of ``time.monotonic``."""
+
+    def __init__(self, pid: int, log_path: Path, stall_seconds: float, give_up_seconds: float) -> None:
+        self.pid, self.log_path = pid, log_path
+        self.stall_seconds, self.give_up_seconds = stall_seconds, give_up_seconds
+        self.began = self.last_progress = time.monotonic()
+        self.seen = self._signs()
+
+    def _signs(self) -> tuple[int, int]:
+        try:
+            size = self.log_path.stat().st_size
+        except OSError:
+            size = -1
+        return size, cpu_ticks(self.pid)
+
+    def progressed(self) -> None:
+        """Something outside the log and the CPU time shows progress."""
+        self.last_progress = time.monotonic()
+
+    def stuck(self) -> str | None:
+        """None while the process progresses; else why it is taken to be stuck."""
+        now, signs = time.monotonic(), self._signs()
+        if signs != self.seen:
+            self.seen, self.last_progress = signs, now
+        if now - self.last_progress > self.stall_seconds:
+            return f"no progress (log, CPU time) for {self.stall_seconds:.0f} s"
+        if now - self.began > self.give_up_seconds:
+            return f"still starting after {self.give_up_seconds:.0f} s"
+        return None
+
+
+def cpu_ticks(pid: int) -> int:
+    """CPU time (user + system, in clock ticks) the process ``pid`` has used; -1 when unknown (not Linux,
+    or the process is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return -1
+    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": state is fields[0]
+    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
 
 
 def start_forum(

@@ -2,7 +2,8 @@
 
 Cache: ``$FORUMBOT_CACHE_DIR`` or ``$XDG_CACHE_HOME/forumbot`` or ``~/.cache/forumbot``. Everything is rebuilt
 from nothing when absent or when the pinned versions change (about 20 s for the venv, 2 s for the template);
-a file lock makes concurrent builders wait for each other.
+a file lock makes concurrent builders wait for each other. A build step fails when it stops making progress
+(output, CPU time) for minutes, not after a fixed time.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -71,14 +74,25 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _run(cmd: list[str], what: str, timeout: float) -> None:
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise HarnessError(f"{what} took more than {timeout:.0f} s") from None
-    if done.returncode != 0:
-        tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
-        raise HarnessError(f"{what} failed (exit {done.returncode}):\n" + "\n".join(tail))
+def _run(cmd: list[str], what: str, stall_seconds: float) -> None:
+    """Runs ``cmd`` to its end, however long it takes while it makes progress (output, CPU time); raises
+    HarnessError when it fails, or when nothing progressed for ``stall_seconds`` (then it is killed)."""
+    from forumbot.testforum.harness import StartWatch
+
+    with tempfile.NamedTemporaryFile(suffix=".log") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        watch = StartWatch(proc.pid, Path(log.name), stall_seconds, give_up_seconds=4 * 3600)
+        while proc.poll() is None:
+            if problem := watch.stuck():
+                proc.kill()
+                proc.wait()
+                raise HarnessError(f"{what}: {problem}")
+            time.sleep(0.2)
+        log.seek(0)
+        output = log.read().decode("utf-8", "replace")
+    if proc.returncode != 0:
+        tail = output.strip().splitlines()[-15:]
+        raise HarnessError(f"{what} failed (exit {proc.returncode}):\n" + "\n".join(tail))
 
 
 def ensure_forum_python() -> Path:

@@ -8,7 +8,14 @@ and, by a seeded draw per request, misbehaves the way overloaded forums do:
   connection closed without an answer, or — for one failure in four — forwarded and performed, then
   answered 502 (the forum did it, the bot is told it failed).
 
-``counts`` tallies what was done, per kind, for the report.
+And, for every request, slow on purpose (a forum that is slow, not a machine that is):
+
+- ``delay_all``: every request is forwarded ``delay_all`` seconds after it arrived;
+- ``delay_write``: every POST is forwarded ``delay_write`` seconds after it arrived (on top of ``delay_all``).
+
+``counts`` tallies what was done, per kind, for the report; ``requests`` lists every request as
+``(method, path, arrived, status)`` (a UTC datetime; the status the bot was given, 0 when it got none), so a
+test can tell what the bot did between two instants in its own terms (e.g. how many times it read the inbox).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import random
 import threading
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -29,13 +37,15 @@ class FaultProxy:
     """``FaultProxy(target).start()``; ``base_url`` is what the bot uses instead of ``target``."""
 
     def __init__(self, target: str, *, hold_post: float = 0.0, hold_seconds: float = 3.0, fail: float = 0.0,
-                 seed: int = 1) -> None:
+                 seed: int = 1, delay_all: float = 0.0, delay_write: float = 0.0) -> None:
         parts = urlsplit(target)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.hold_post, self.hold_seconds, self.fail = hold_post, hold_seconds, fail
+        self.delay_all, self.delay_write = delay_all, delay_write
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
         self.counts: Counter[str] = Counter()
+        self.requests: list[tuple[str, str, datetime, int]] = []
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -80,6 +90,12 @@ class FaultProxy:
             return what
 
     def handle(self, h: BaseHTTPRequestHandler) -> None:
+        arrived = datetime.now(UTC)
+        status = self._handle(h)
+        with self.lock:
+            self.requests.append((h.command, h.path, arrived, status))
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> int:
         length = int(h.headers.get("Content-Length") or 0)
         body = h.rfile.read(length) if length else b""
         what = self._draw(h.command)
@@ -89,13 +105,25 @@ class FaultProxy:
             return self._answer(h, 503, [("Retry-After", "1"), ("Content-Type", "text/plain")], b"busy (fault proxy)")
         if what == "drop":
             h.close_connection = True
-            return
+            return 0
+        delay = self.delay_all + (self.delay_write if h.command == "POST" else 0.0)
+        if delay:
+            time.sleep(delay)
         if what == "held":
             time.sleep(self.hold_seconds)
-        status, headers, data = self._forward(h, body)
+        try:
+            status, headers, data = self._forward(h, body)
+        except OSError:  # the forum is down (stopped by the test): the bot finds it as it would without us
+            h.close_connection = True
+            return 0
         if what == "done-502":
             status, headers, data = 502, [("Content-Type", "text/plain")], b"Bad Gateway (fault proxy)"
-        self._answer(h, status, headers, data)
+        return self._answer(h, status, headers, data)
+
+    def between(self, after: datetime, before: datetime) -> list[tuple[str, str, datetime, int]]:
+        """The requests that arrived after ``after`` and before ``before``."""
+        with self.lock:
+            return [r for r in self.requests if after < r[2] < before]
 
     def _forward(self, h: BaseHTTPRequestHandler, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
@@ -108,7 +136,8 @@ class FaultProxy:
         finally:
             conn.close()
 
-    def _answer(self, h: BaseHTTPRequestHandler, status: int, headers: list[tuple[str, str]], data: bytes) -> None:
+    def _answer(self, h: BaseHTTPRequestHandler, status: int, headers: list[tuple[str, str]],
+                data: bytes) -> int:
         try:
             h.send_response(status)
             for k, v in headers:
@@ -118,3 +147,5 @@ class FaultProxy:
             h.wfile.write(data)
         except OSError:  # the bot gave up on this request (a held write): it was performed all the same
             h.close_connection = True
+            return 0
+        return status

@@ -1,6 +1,10 @@
 """End to end on a real FlaskBB: the rulebook's worked example through the forum, the same season
 with the bot killed (SIGKILL) at random instants, and the awkward messages (late, duplicate,
-impersonated, malformed, the dead posting, the forum down across a deadline)."""
+impersonated, malformed, the dead posting, the forum down across a deadline).
+
+The players act on each phase's post as they read it in the thread, not on the clock (issue 24): a crashy
+run whose posts reach the forum late has its deadlines moved, and its players still write in the phase they
+see, so it gets the calm run's messages in the calm run's phases. Waits last while the bot progresses."""
 
 from __future__ import annotations
 
@@ -12,7 +16,22 @@ from pathlib import Path
 
 import pytest
 import yaml
-from season_driver import BotProcess, Players, bot_state, inboxes, judge_posts, mask_times, wait_until, write_season
+from fault_proxy import FaultProxy
+from season_driver import (
+    BotProcess,
+    Players,
+    bot_state,
+    deadline_in,
+    inboxes,
+    judge_posts,
+    mask_times,
+    phase_posts,
+    runaway,
+    thread_of,
+    wait_for,
+    wait_until,
+    write_season,
+)
 
 from forumbot.testforum import start_forum
 
@@ -20,7 +39,9 @@ pytestmark = pytest.mark.e2e
 
 EXAMPLE = Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"
 PLAYERS = list("ABCDEFG")
-LENGTH = 10.0
+LENGTH = 15.0  # seconds a phase: seven players writing one after another fit in it on a loaded machine
+WRITE_DELAY = 5.0  # seconds the fault proxy holds each of the judge's writes where a test needs a window open
+STATE = threading.Lock()  # a season's database is opened (and migrated) by one thread at a time
 
 
 def example_phases():
@@ -28,33 +49,32 @@ def example_phases():
     return [[tuple(m) for m in p.get("messages", [])] for p in t["phases"]]
 
 
-def run_season(tmp: Path, forum, start, phases, kill_every: tuple[float, float] | None = None, seed: int = 0):
+def run_season(tmp: Path, forum, phases, kill_every: tuple[float, float] | None = None, seed: int = 0):
+    """The season with players acting on the phase posts; ``kill_every``: the bot is SIGKILLed after a random
+    time in that range (seconds) once it is up, and started again, until the season is over."""
+    start = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=4)
     config = write_season(tmp, forum, PLAYERS, start, LENGTH, {"C": "killer"}, ["Org"])
     bot = BotProcess(config, forum, tmp / "bot.log")
     bot.start()
-    driver = Players(forum, start, LENGTH, phases)
+    driver = Players(forum, phases, thread_id=lambda: thread_of(config), over=bot.finished, progress=bot.signs,
+                     tail=bot.log_tail)
     sender = driver.thread()
-    end = start + timedelta(seconds=(len(phases) + 1) * LENGTH + 30)
     rng = random.Random(seed)
-    while datetime.now(UTC) < end and not bot.finished():
-        if kill_every:
-            time.sleep(rng.uniform(*kill_every))
-            if bot.finished():
-                break
-            bot.kill()
-            bot.start()
-        else:
-            time.sleep(0.5)
-    sender.join(timeout=30)
-    assert bot.wait(timeout=60) == 0, (tmp / "bot.log").read_text()
+    while kill_every and not bot.exited():
+        time.sleep(rng.uniform(*kill_every))
+        if bot.exited():
+            break
+        bot.kill()
+        bot.start()
+    assert bot.wait(abort=runaway(bot, driver, len(phases))) == 0, bot.log_tail()
+    wait_for(lambda: not sender.is_alive(), "the players to finish", bot.signs)
     assert not driver.errors, driver.errors
     return config, bot
 
 
 def test_worked_example_through_flaskbb(tmp_path):
     with start_forum(players=[*PLAYERS, "Org"], judge="法官") as forum:
-        start = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=4)
-        config, _ = run_season(tmp_path, forum, start, example_phases())
+        config, _ = run_season(tmp_path, forum, example_phases())
         state = bot_state(config, forum.judge.password)
         g = state.game
         assert g.finished and g.winner == "good"
@@ -83,27 +103,33 @@ def test_worked_example_through_flaskbb(tmp_path):
 
 
 def test_sigkill_twenty_times_gives_the_same_posts_and_private_messages(tmp_path):
-    start = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=12)
-    results = {}
+    results: dict = {}
+    failures: dict = {}
 
     def one(label, kill_every, seed):
         folder = tmp_path / label
         folder.mkdir()
-        with start_forum(players=[*PLAYERS, "Org"], judge="法官") as forum:
-            config, bot = run_season(folder, forum, start, example_phases(), kill_every, seed)
-            state = bot_state(config, forum.judge.password)
-            results[label] = (
-                [mask_times(p) for p in judge_posts(forum, state.thread_id)],
-                {n: [(s, mask_times(b)) for s, b in box] for n, box in inboxes(forum, PLAYERS + ["Org"]).items()},
-                bot.kills,
-            )
+        try:
+            with start_forum(players=[*PLAYERS, "Org"], judge="法官") as forum:
+                config, bot = run_season(folder, forum, example_phases(), kill_every, seed)
+                with STATE:
+                    state = bot_state(config, forum.judge.password)
+                results[label] = (
+                    [mask_times(p) for p in judge_posts(forum, state.thread_id)],
+                    {n: [(s, mask_times(b)) for s, b in box] for n, box in inboxes(forum, PLAYERS + ["Org"]).items()},
+                    bot.kills,
+                )
+        except BaseException as exc:  # reported by the test's thread, with the run it happened in
+            failures[label] = exc
 
     threads = [threading.Thread(target=one, args=("calm", None, 0)),
                threading.Thread(target=one, args=("crashy", (0.4, 3.2), 17))]
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=400)
+        t.join()  # each run ends: its waits fail on their own when the bot or the forum stops progressing
+    for label, exc in failures.items():
+        raise AssertionError(f"the {label} run failed: {exc}") from exc
     calm, crashy = results["calm"], results["crashy"]
     assert crashy[2] >= 20, f"only {crashy[2]} kills"
     assert crashy[0] == calm[0]
@@ -111,22 +137,33 @@ def test_sigkill_twenty_times_gives_the_same_posts_and_private_messages(tmp_path
 
 
 def test_late_duplicate_impersonated_malformed_dead_and_forum_down(tmp_path):
-    with start_forum(players=[*PLAYERS, "Org", "Mallory"], judge="法官") as forum:
+    """Every step waits for the post opening its phase; the two that depend on time are set against the
+    deadline the phase's post shows, with the forum slow on purpose where a window must stay open: the late
+    vote goes out after the deadline while the judge's writes take WRITE_DELAY s (the round's result post
+    cannot be out before it), and the forum is stopped before the kill round's deadline and started after."""
+    with start_forum(players=[*PLAYERS, "Org", "Mallory", "Reader"], judge="法官") as forum, \
+            FaultProxy(forum.base_url) as proxy:
         start = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=4)
-        config = write_season(tmp_path, forum, PLAYERS, start, LENGTH, {"C": "killer"}, ["Org"])
+        config = write_season(tmp_path, forum, PLAYERS, start, LENGTH, {"C": "killer"}, ["Org"],
+                              base_url=proxy.base_url, timeout=WRITE_DELAY + 15)
         bot = BotProcess(config, forum, tmp_path / "bot.log")
         bot.start()
-        clients = {n: forum.client(n) for n in [*PLAYERS, "Org", "Mallory"]}
+        clients = {n: forum.client(n) for n in [*PLAYERS, "Org", "Mallory", "Reader"]}
         judge = forum.judge.name
+        thread = wait_for(lambda: thread_of(config), "the game thread", bot.signs, tail=bot.log_tail)
 
         def pm(sender, text):
-            clients[sender].send_pm(judge, "judge", text)
+            return clients[sender].send_pm(judge, "judge", text)
 
-        def phase_start(k):
-            return start + timedelta(seconds=k * LENGTH)
+        def phase_post(k):
+            """Phase k's opening post, as a player reading the thread sees it (waits for it)."""
+            def seen():
+                found = phase_posts(clients["Reader"].thread_posts(thread), judge)
+                return found[k - 1] if len(found) >= k else None
+            return wait_for(seen, f"the post opening phase {k}", bot.signs, tail=bot.log_tail)
 
         try:
-            wait_until(phase_start(1) + timedelta(seconds=1))  # vote round 1
+            deadline = deadline_in(phase_post(1).text)  # vote round 1
             # One thread a sender, A's two in order: sent one after another, nine PMs can take longer
             # than the 10 s round on a loaded machine, and the last ones would be late.
             sends = {"A": ["投 B", "投 D"],  # the second is a duplicate: no changes
@@ -134,33 +171,31 @@ def test_late_duplicate_impersonated_malformed_dead_and_forum_down(tmp_path):
                      "Org": ["投 B"],  # an organiser pretending to vote
                      "D": ["投 Zorro"],  # malformed
                      **{voter: ["投 A"] for voter in "BEFG"}}
-            senders = [threading.Thread(target=lambda n=n, texts=texts: [pm(n, t) for t in texts])
+            proofs: list = []
+            senders = [threading.Thread(target=lambda n=n, texts=texts: proofs.extend(pm(n, t) for t in texts))
                        for n, texts in sends.items()]
             for t in senders:
                 t.start()
             for t in senders:
-                t.join(timeout=30)
-            wait_until(phase_start(2) + timedelta(seconds=0.5))  # 0.5 s after the deadline
-            pm("C", "投 A")  # late
-            state = None
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:  # the thread exists once the bot has posted
-                state = bot_state(config, forum.judge.password)
-                if state.thread_id and state.game.phase.kind == "poll":
-                    break
-                time.sleep(0.5)
-            thread = state.thread_id
+                t.join()
+            assert len(proofs) == 9 and max(p.time_utc for p in proofs) <= deadline, "the voters were too slow for the test"
+            proxy.delay_write = WRITE_DELAY  # from now on the round's result post takes that long to land
+            wait_until(deadline + timedelta(seconds=1))  # after the deadline (the forum's times are to the second)
+            late = pm("C", "投 A")
+            opened_2 = phase_post(2)  # clue poll after round 1
+            proxy.delay_write = 0.0
+            assert deadline < late.time_utc < opened_2.time_utc, "the late vote was not between the deadline and the post"
             clients["A"].reply(thread, "My last words: it was C.")
             clients["A"].reply(thread, "And one more thing...")  # the dead may not post again
-            wait_until(phase_start(3) + timedelta(seconds=1))  # kill round 2
-            pm("C", "杀 D")
-            wait_until(phase_start(4) - timedelta(seconds=3))
+            deadline = deadline_in(phase_post(3).text)  # kill round 2
+            kill = pm("C", "杀 D")
             forum.stop()  # the forum is down across the deadline
-            wait_until(phase_start(4) + timedelta(seconds=4))
+            assert kill.time_utc < deadline and datetime.now(UTC) < deadline, "the kill round was over before the test stopped the forum"
+            wait_until(deadline + timedelta(seconds=4))
             forum.start()
-            wait_until(phase_start(4) + timedelta(seconds=5.5))
+            phase_post(4)  # vote round 3
             pm("Org", "结束游戏")  # before vote round 3's deadline
-            assert bot.wait(timeout=60) == 0, (tmp_path / "bot.log").read_text()
+            assert bot.wait(abort=runaway(bot, None, 4)) == 0, bot.log_tail()
         finally:
             bot.stop()
             for c in clients.values():

@@ -14,13 +14,13 @@ Light by default for 2 CPU cores: FORUMBOT_SERVE_E2E_SEASONS seasons (default 6;
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 import uuid
 from collections import Counter
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from season_driver import mask_times, wait_until
+from season_driver import Stalled, file_signs, mask_times, wait_for, wait_until
 from sqlalchemy import create_engine, text
 
 from forumbot.config import SeasonConfig, load_config
@@ -231,9 +231,12 @@ def test_three_workers_on_postgresql_one_killed_mid_season_nothing_lost_nothing_
                              for i, p in enumerate(logs))
 
         try:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and len(leases(pg_url)) < SEASONS:
-                time.sleep(0.5)
+            def workers_signs():
+                return file_signs(*logs), [p.poll() for p in procs]
+
+            # as long as it takes while the workers log what they do (a busy machine is slow, not stuck)
+            with contextlib.suppress(Stalled):
+                wait_for(lambda: len(leases(pg_url)) >= SEASONS, "every season taken", workers_signs)
             held = leases(pg_url)
             assert len(held) == SEASONS, f"not every season was taken: {held}\n{tails()}"
             errors: list[str] = []
@@ -248,23 +251,23 @@ def test_three_workers_on_postgresql_one_killed_mid_season_nothing_lost_nothing_
             os.killpg(procs[victim].pid, signal.SIGKILL)
             procs[victim].wait()
             # every season finishes and is archived by the survivors
-            end = start + timedelta(seconds=(len(phases) + 4) * LENGTH + 90)
-            while datetime.now(UTC) < end:
+            def all_archived() -> bool:
                 state = leases(pg_url)
-                if len(state) == SEASONS and all(a for _, _, a in state.values()):
-                    break
-                time.sleep(1)
+                return len(state) == SEASONS and all(a for _, _, a in state.values())
+
+            with contextlib.suppress(Stalled):
+                wait_for(all_archived, "every season archived", workers_signs, every=1.0)
             state = leases(pg_url)
             assert all(a for _, _, a in state.values()) and len(state) == SEASONS, f"{state}\n{tails()}"
-            sender.join(timeout=60)
+            wait_for(lambda: not sender.is_alive(), "the players to finish", workers_signs)
             assert not errors, errors  # before comparing: a message late for the test makes any game legitimate
             for s in victim_seasons:
                 worker, epoch, _ = state[s]
                 assert worker != victim_name and epoch >= 2, (s, state[s])  # taken over, then finished
             survivor = next(i for i in range(WORKERS) if i != victim)
-            health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{ports[survivor]}/healthz", timeout=10).read())
+            health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{ports[survivor]}/healthz", timeout=120).read())
             assert health["ok"]
-            metrics = urllib.request.urlopen(f"http://127.0.0.1:{ports[survivor]}/metrics", timeout=10).read().decode()
+            metrics = urllib.request.urlopen(f"http://127.0.0.1:{ports[survivor]}/metrics", timeout=120).read().decode()
             assert "forumbot_deadline_lag_seconds_bucket" in metrics
         finally:
             for p in procs:

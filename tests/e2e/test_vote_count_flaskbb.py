@@ -1,14 +1,13 @@
 """Running vote counts on a real FlaskBB (issue 13): killer_club with votes in the thread; after two votes
 the judge posts the count, after two more it edits that post in place — counts, voters in order and
-"counted through post #N" as the forum shows them."""
+"counted through post #N" as the forum shows them. Each step waits for what the bot posts (issue 24)."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from season_driver import BotProcess, bot_state, wait_until, write_season
+from season_driver import BotProcess, bot_state, phase_posts, thread_of, wait_for, write_season
 
 from forumbot.testforum import start_forum
 
@@ -28,16 +27,6 @@ def count_posts(forum, thread_id):
         client.close()
 
 
-def wait_for(check, seconds: float = 12.0):
-    until = time.monotonic() + seconds
-    while time.monotonic() < until:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.5)
-    return check()
-
-
 def test_vote_count_posted_then_edited_in_place_on_flaskbb(tmp_path):
     with start_forum(players=[*PLAYERS, "裁判"], judge="法官") as forum:
         start = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=5)
@@ -49,16 +38,19 @@ def test_vote_count_posted_then_edited_in_place_on_flaskbb(tmp_path):
         bot = BotProcess(config, forum, tmp_path / "bot.log")
         bot.start()
         try:
-            wait_until(start + timedelta(seconds=2 * LENGTH + 2))  # prologue, night 1 (nobody acts): the vote
-            thread_id = bot_state(config, forum.judge.password).thread_id
-            assert bot_state(config, forum.judge.password).game.phase.kind == "vote"
+            thread_id = wait_for(lambda: thread_of(config), "the game thread", bot.signs, tail=bot.log_tail)
             clients = {name: forum.client(name) for name in ("趙六", "孫七", "周八", "吳九")}
+            # prologue, night 1 (nobody acts): the vote opens with phase 2's post
+            wait_for(lambda: len(phase_posts(clients["趙六"].thread_posts(thread_id), forum.judge.name)) >= 2,
+                     "the post opening the vote", bot.signs, tail=bot.log_tail)
+            assert bot_state(config, forum.judge.password).game.phase.kind == "vote"
             ids = [clients["趙六"].reply(thread_id, "投 張三"), clients["孫七"].reply(thread_id, "投 張三")]
-            [first] = wait_for(lambda: count_posts(forum, thread_id))
+            [first] = wait_for(lambda: count_posts(forum, thread_id), "the vote count", bot.signs, tail=bot.log_tail)
             assert "趙六, 孫七" in first.text and f"post #{ids[-1]}" in first.text
             assert "Not voted (12 of 14)" in first.text
             ids += [clients["周八"].reply(thread_id, "投 李四"), clients["吳九"].reply(thread_id, "投 張三")]
-            edited = wait_for(lambda: [p for p in count_posts(forum, thread_id) if f"post #{ids[-1]}" in p.text])
+            edited = wait_for(lambda: [p for p in count_posts(forum, thread_id) if f"post #{ids[-1]}" in p.text],
+                              "the vote count edited", bot.signs, tail=bot.log_tail)
             assert [p.post_id for p in count_posts(forum, thread_id)] == [first.post_id]  # edited, not posted anew
             [after] = edited
             assert "趙六, 孫七, 吳九" in after.text and "周八" in after.text and "Not voted (10 of 14)" in after.text

@@ -22,9 +22,11 @@ def test_pm_both_ways_with_cjk_text(forum, judge, player):
     seen_by_ming = _latest_id(ming)
     seen_by_judge = _latest_id(judge)
 
+    before = datetime.now(UTC)
     proof = judge.send_pm("小明", "你的身份：狼人", "你是**狼人**。\n\n同伴：小红")
     assert proof.recipient == "小明" and proof.message_id > 0
-    assert abs(proof.time_utc - datetime.now(UTC)) < timedelta(minutes=5)
+    # the forum's time is UTC: between the two instants, to its precision (however long the send took)
+    assert before - timedelta(minutes=1) <= proof.time_utc <= datetime.now(UTC) + timedelta(minutes=1)
 
     got = ming.private_messages(seen_by_ming)
     assert [(m.sender, m.subject, m.body) for m in got] == [("法官", "你的身份：狼人", "你是狼人。\n\n同伴：小红")]
