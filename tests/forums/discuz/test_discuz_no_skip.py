@@ -18,47 +18,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from no_skip import Faulty, events, play
 from poll_loop import Consumer
 
 PLAYERS = ("小明", "小红", "alice", "王大锤")
-PROXY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
-
-fault = st.tuples(st.sampled_from(["connect", "lost", "cut", "proxy"]), st.floats(0.05, 0.999))
-event = st.one_of(
-    st.tuples(st.just("pm"), st.integers(0, len(PLAYERS) - 1), st.just(None)),
-    st.tuples(st.just("post"), st.integers(0, len(PLAYERS) - 1), st.just(None)),
-    st.tuples(st.just("wait"), st.integers(0, 3), st.just(None)),
-    st.tuples(st.just("poll"), st.dictionaries(st.integers(0, 10), fault, max_size=3), st.just(None)),
-)
 
 
-class Faulty:
-    """The fake's transport with faults at chosen request numbers (see the module docstring)."""
-
-    def __init__(self, site: Site):
-        self.site = site
-        self.requests = 0
-        self.faults: dict[int, tuple[str, float]] = {}
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        n, self.requests = self.requests, self.requests + 1
-        kind, where = self.faults.get(n, ("", 0.0))
-        if kind == "connect":
-            raise httpx.ConnectError("injected", request=request)
-        if kind == "proxy":
-            return httpx.Response(200, text=PROXY, headers={"content-type": "text/html"})
-        response = self.site.fake.handle(request)
-        if kind == "lost":
-            raise httpx.ReadTimeout("injected: the answer was lost", request=request)
-        if kind == "cut":
-            return httpx.Response(response.status_code, content=response.content[: int(len(response.content) * where)],
-                                  headers=response.headers)
-        return response
-
-
-def _play(events) -> tuple[Site, Consumer, set[int], set[int]]:
+def _play(played) -> tuple[Site, Consumer, set[int], set[int]]:
     site = Site()
-    faulty = Faulty(site)
+    faulty = Faulty(site.fake.handle)
     site.fake.__class__ = type("FaultyFake", (site.fake.__class__,), {
         "transport": property(lambda self: httpx.MockTransport(faulty.handle))})
     thread = site.fake.new_thread("法官", 3, "版杀 第一天", "第一天开始，请投票。")
@@ -74,18 +42,16 @@ def _play(events) -> tuple[Site, Consumer, set[int], set[int]]:
             site.fake.add_user(f"路人{i}")
             pms.add(site.fake.player_pm(f"路人{i}", "法官", f"报到 {i}"))
         posts.add(site.fake.player_post(PLAYERS[i % 4], thread.tid, f"路过 {i}"))
-    for kind, a, _ in events:
-        site.clock.advance(1)
+
+    def write(kind: str, a: int) -> None:
         if kind == "pm":
             pms.add(site.fake.player_pm(PLAYERS[a], "法官", f"投 {PLAYERS[(a + 1) % 4]}\n\n第 {len(pms)} 条"))
         elif kind == "post":
             posts.add(site.fake.player_post(PLAYERS[a], thread.tid, f"投 {PLAYERS[a]}（第 {len(posts)} 帖）"))
-        elif kind == "wait":
-            site.clock.advance(a * 20)
         else:
-            faulty.faults = {faulty.requests + k: f for k, f in a.items()}
-            consumer.poll()
-            faulty.faults = {}
+            site.clock.advance(a * 20)
+
+    play(consumer, faulty, played, write, before=lambda: site.clock.advance(1))
     site.clock.advance(2)
     for _ in range(3):
         site.clock.advance(2)
@@ -94,9 +60,9 @@ def _play(events) -> tuple[Site, Consumer, set[int], set[int]]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(event, max_size=25))
-def test_every_message_and_post_is_stored_once_whatever_fails(events):
-    site, consumer, pms, posts = _play(events)
+@given(st.lists(events(len(PLAYERS), fault_at=10, waits=True), max_size=25))
+def test_every_message_and_post_is_stored_once_whatever_fails(played):
+    site, consumer, pms, posts = _play(played)
     assert set(consumer.stored["pm"]) == pms
     assert set(consumer.stored["thread"]) == posts
     texts = {p.pmid: p.text for p in site.fake.pms}

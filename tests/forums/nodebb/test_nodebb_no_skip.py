@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from forumbot.forums.nodebb import NodeBBForum
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from no_skip import Faulty, events, play, poll_until_read
 from poll_loop import Consumer
 
 CAPTURES = Path(__file__).with_name("captures")
-PROXY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
 PLAYERS = [f"player{i}" for i in range(56)]
 
 
@@ -47,8 +47,7 @@ class FakeNodeBB:
         self.rooms: dict[int, list[dict]] = {}  # roomId -> messages, oldest first
         self.room_of: dict[str, int] = {}
         self.posts: list[dict] = []
-        self.requests = 0
-        self.faults: dict[int, tuple[str, float]] = {}
+        self.faulty = Faulty(self.respond)
 
     def _user(self, name: str) -> dict:
         uid = 10 + PLAYERS.index(name) if name in PLAYERS else self.judge_uid
@@ -75,19 +74,8 @@ class FakeNodeBB:
         self.posts.append(p)
         return self.ids["pid"]
 
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        n, self.requests = self.requests, self.requests + 1
-        kind, where = self.faults.get(n, ("", 0.0))
-        if kind == "connect":
-            raise httpx.ConnectError("injected", request=request)
-        if kind == "proxy":
-            return httpx.Response(200, text=PROXY, headers={"content-type": "text/html"})
-        body = self._answer(request)
-        if kind == "lost":
-            raise httpx.ReadTimeout("injected: the answer was lost", request=request)
-        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        if kind == "cut":
-            content = content[: int(len(content) * where)]
+    def respond(self, request: httpx.Request) -> httpx.Response:
+        content = json.dumps(self._answer(request), ensure_ascii=False).encode("utf-8")
         return httpx.Response(200, content=content, headers={"content-type": "application/json; charset=utf-8"})
 
     def _answer(self, request: httpx.Request) -> dict:
@@ -120,20 +108,12 @@ class FakeNodeBB:
         raise AssertionError(f"not modelled: {path}")
 
 
-fault = st.tuples(st.sampled_from(["connect", "lost", "cut", "proxy"]), st.floats(0.05, 0.999))
-event = st.one_of(
-    st.tuples(st.just("pm"), st.integers(0, len(PLAYERS) - 1)),
-    st.tuples(st.just("post"), st.integers(0, len(PLAYERS) - 1)),
-    st.tuples(st.just("poll"), st.dictionaries(st.integers(0, 8), fault, max_size=3)),
-)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(event, max_size=30))
-def test_every_chat_message_and_post_is_stored_once_whatever_fails(events):
+@given(st.lists(events(len(PLAYERS)), max_size=30))
+def test_every_chat_message_and_post_is_stored_once_whatever_fails(played):
     site = FakeNodeBB()
     site.post("judge", "Day 1 begins.")
-    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.handle),
+    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.faulty.handle),
                         sleep=lambda s: None, retries=0)
     judge._uid, judge._user, judge._config = site.judge_uid, "judge", dict(site.config)
     consumer = Consumer(judge, "judge", thread_id=1)
@@ -142,29 +122,25 @@ def test_every_chat_message_and_post_is_stored_once_whatever_fails(events):
     for i, name in enumerate(PLAYERS[:53]):  # more rooms than a page of the chat list, two pages of posts
         pms[site.chat(name, f"hello {i}")] = f"hello {i}"
         posts[site.post(name, f"here {i}")] = f"here {i}"
-    for kind, a in events:
+
+    def write(kind: str, a: int) -> None:
         if kind == "pm":
             text = f"vote player{(a + 1) % 6} ({len(pms)})"
             a = a if a < 6 else 50 + a % 6  # some of them in rooms on the list's second page
             pms[site.chat(PLAYERS[a], text)] = text
-        elif kind == "post":
+        else:
             text = f"VOTE: player{a} ({len(posts)})"
             posts[site.post(PLAYERS[a], text)] = text
-        else:
-            site.faults = {site.requests + k: f for k, f in a.items()}
-            consumer.poll()
-            site.faults = {}
-    for _ in range(3):
-        assert consumer.poll()
-    assert consumer.stored["pm"] == pms
-    assert consumer.stored["thread"] == posts
+
+    play(consumer, site.faulty, played, write)
+    poll_until_read(consumer, pms, posts)
 
 
 def test_a_subject_with_spaces_around_is_sent_as_a_bold_first_line():
     """The subject is the chat message's bold first line: "** 你的身份**" is not bold in Markdown (and a line
     break would split it), so it is sent stripped, on one line; find_sent_pm finds it by it."""
     site = FakeNodeBB()
-    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.handle),
+    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.faulty.handle),
                         sleep=lambda s: None, retries=0)
     judge._uid, judge._user, judge._config = site.judge_uid, "judge", dict(site.config)
     sent: list[str] = []
@@ -185,7 +161,7 @@ def test_a_room_answer_older_than_the_chat_list_is_read_again_and_the_read_not_c
     counted as read (its teaser stored) and a newer message in another room moved the cursor past the
     missing one for good. Now the read is ``inbox_incomplete`` and the room read again."""
     site = FakeNodeBB()
-    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.handle),
+    judge = NodeBBForum("http://nodebb.test", "judge", "x", transport=httpx.MockTransport(site.faulty.handle),
                         sleep=lambda s: None, retries=0)
     judge._uid, judge._user, judge._config = site.judge_uid, "judge", dict(site.config)
     consumer = Consumer(judge, "judge")

@@ -23,9 +23,9 @@ from phpbb_cassette import _path_of, load
 from forumbot.forums.phpbb import PhpBBForum
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from no_skip import Faulty, events, play, poll_until_read
 from poll_loop import Consumer
 
-PROXY = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"
 PLAYERS = [f"Player{i}" for i in range(8)]
 _PAGINATION = re.compile(r'<div class="pagination">.*?</div>', re.S)
 
@@ -67,8 +67,7 @@ class FakePhpBB:
         self.minute = 0
         self.pms: list[tuple[int, str, str, str]] = []  # (id, sender, subject, text), oldest first
         self.posts: list[tuple[int, str, str]] = []
-        self.requests = 0
-        self.faults: dict[int, tuple[str, float]] = {}
+        self.faulty = Faulty(self.respond)
 
     def _when(self) -> tuple[str, str]:
         self.minute += 1
@@ -86,20 +85,9 @@ class FakePhpBB:
         self.posts.append((self.ids["pid"], author, text))
         return self.ids["pid"]
 
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        n, self.requests = self.requests, self.requests + 1
-        kind, where = self.faults.get(n, ("", 0.0))
-        if kind == "connect":
-            raise httpx.ConnectError("injected", request=request)
-        if kind == "proxy":
-            return httpx.Response(200, text=PROXY, headers={"content-type": "text/html"})
+    def respond(self, request: httpx.Request) -> httpx.Response:
         status, body = self._answer(_path_of(request.url), request.url.params)
-        if kind == "lost":
-            raise httpx.ReadTimeout("injected: the answer was lost", request=request)
-        data = body.encode("utf-8")
-        if kind == "cut":
-            data = data[: int(len(data) * where)]
-        return httpx.Response(status, content=data, headers={"content-type": "text/html; charset=UTF-8"})
+        return httpx.Response(status, content=body.encode("utf-8"), headers={"content-type": "text/html; charset=UTF-8"})
 
     def _answer(self, path: str, q: httpx.QueryParams) -> tuple[int, str]:
         start = int(q.get("start", 0) or 0)
@@ -140,24 +128,16 @@ class FakePhpBB:
         raise AssertionError(f"not modelled: {path}")
 
 
-fault = st.tuples(st.sampled_from(["connect", "lost", "cut", "proxy"]), st.floats(0.05, 0.999))
-event = st.one_of(
-    st.tuples(st.just("pm"), st.integers(0, len(PLAYERS) - 1)),
-    st.tuples(st.just("post"), st.integers(0, len(PLAYERS) - 1)),
-    st.tuples(st.just("poll"), st.dictionaries(st.integers(0, 8), fault, max_size=3)),
-)
-
-
 def _judge(site: FakePhpBB) -> PhpBBForum:
-    judge = PhpBBForum("http://127.0.0.1:8090", "Judge", "pw", transport=httpx.MockTransport(site.handle),
+    judge = PhpBBForum("http://127.0.0.1:8090", "Judge", "pw", transport=httpx.MockTransport(site.faulty.handle),
                        sleep=lambda s: None, retries=0)
     judge._logged_in, judge._user = True, "Judge"
     return judge
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(event, max_size=25))
-def test_every_private_message_and_post_is_stored_once_whatever_fails(events):
+@given(st.lists(events(len(PLAYERS)), max_size=25))
+def test_every_private_message_and_post_is_stored_once_whatever_fails(played):
     site = FakePhpBB()
     pms: dict[int, str] = {}
     posts: dict[int, str] = {}
@@ -165,21 +145,17 @@ def test_every_private_message_and_post_is_stored_once_whatever_fails(events):
         pms[site.pm(PLAYERS[i % 8], f"hello {i}")] = f"hello {i}"
         posts[site.reply(PLAYERS[i % 8], f"here {i}")] = f"here {i}"
     consumer = Consumer(_judge(site), "Judge", thread_id=8)
-    for kind, a in events:
+
+    def write(kind: str, a: int) -> None:
         if kind == "pm":
             text = f"VOTE: Player{(a + 1) % 8} ({len(pms)})"
             pms[site.pm(PLAYERS[a], text)] = text
-        elif kind == "post":
+        else:
             text = f"##vote Player{a} ({len(posts)})"
             posts[site.reply(PLAYERS[a], text)] = text
-        else:
-            site.faults = {site.requests + k: f for k, f in a.items()}
-            consumer.poll()
-            site.faults = {}
-    for _ in range(3):
-        assert consumer.poll()
-    assert consumer.stored["pm"] == pms
-    assert consumer.stored["thread"] == posts
+
+    play(consumer, site.faulty, played, write)
+    poll_until_read(consumer, pms, posts)
 
 
 def test_a_subject_with_spaces_is_sent_trimmed_and_found_as_phpbb_stores_it():
