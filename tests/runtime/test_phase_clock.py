@@ -44,6 +44,18 @@ class ThreadWrites:
         return self._reply(tid, body)
 
 
+def _vote_round_post_refused(tmp_path):
+    """A season of 10 min phases whose prologue closed 2 s after its deadline; the vote round opened but the
+    forum refuses its opening post (``writes.down``, on until the test lifts it)."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    writes = ThreadWrites(s)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    writes.down = True
+    s.bot.cycle()
+    return s, writes
+
+
 def test_a_post_seconds_late_gives_the_phase_its_whole_length_after_it(tmp_path):
     """The demo's 8 s phases: the vote round's post goes out 5 s after the round opened. Its deadline is 8 s
     after the post (the old rule kept the schedule within 30 s: the round closed 3 s after its post)."""
@@ -95,12 +107,7 @@ def test_a_daily_deadline_stays_when_the_post_is_seconds_late(tmp_path):
 
 
 def test_while_the_opening_post_is_not_out_the_deadline_cannot_pass(tmp_path):
-    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
-    writes = ThreadWrites(s)
-    s.bot.cycle()
-    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
-    writes.down = True
-    s.bot.cycle()
+    s, writes = _vote_round_post_refused(tmp_path)
     s.clock.advance(3600)  # an hour: six times the round's length
     s.bot.cycle()
     assert s.bot.game.phase.kind == "vote" and s.bot.deadline() is None and s.bot.next_wakeup() is None
@@ -149,12 +156,7 @@ def test_a_refused_role_pm_does_not_hold_the_thread(tmp_path):
 
 
 def test_a_reply_naming_the_deadline_waits_for_the_phase_post_and_names_its_deadline(tmp_path):
-    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
-    writes = ThreadWrites(s)
-    s.bot.cycle()
-    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
-    writes.down = True
-    s.bot.cycle()  # the vote round opened; its post cannot go out
+    s, writes = _vote_round_post_refused(tmp_path)
     s.clock.advance(2)
     s.forum.player_pm("A", "status")
     s.clock.advance(2)
@@ -333,12 +335,7 @@ def test_no_phase_closes_less_than_its_length_after_its_post_whatever_the_forum_
 
 
 def test_an_organiser_command_typed_while_the_post_is_not_out_is_acknowledged_without_a_placeholder(tmp_path):
-    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
-    writes = ThreadWrites(s)
-    s.bot.cycle()
-    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
-    writes.down = True
-    s.bot.cycle()
+    s, writes = _vote_round_post_refused(tmp_path)
     s.bot.organiser_command("extend 2h")
     s.clock.advance(2)
     s.bot.cycle()
@@ -358,12 +355,7 @@ def test_status_says_the_deadline_waits_for_the_phase_post(tmp_path, monkeypatch
     from forumbot.cli import app
     from forumbot.cli import season as season_cli
 
-    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
-    writes = ThreadWrites(s)
-    s.bot.cycle()
-    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
-    writes.down = True
-    s.bot.cycle()  # the vote round opens; its post cannot go out
+    s, writes = _vote_round_post_refused(tmp_path)
     monkeypatch.setattr(season_cli, "_load", lambda path: s.config)
     monkeypatch.setattr(season_cli, "_bot", lambda config, forum=None, accept_new_rules=False, engine=None: s.restart())
     monkeypatch.setattr(season_cli, "_no_database", lambda config: False)
