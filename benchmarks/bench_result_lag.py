@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,18 +30,11 @@ from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.bot import Bot
 from forumbot.runtime.store import make_engine
 
+# The tests' clock (a datetime the caller moves), not a copy of it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime"))
+from bot_helpers import Clock
+
 T0 = datetime(2026, 12, 1, 20, 0, 0, tzinfo=UTC)
-
-
-@dataclass
-class Clock:
-    now: datetime = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @dataclass
@@ -74,7 +68,7 @@ def season(folder: Path, players: list[str], poll: float, grace: float) -> Seaso
 def run(args: argparse.Namespace, creation_order: bool) -> list[float]:
     """The lag of each vote round's result post, in seconds."""
     players = [f"P{i:02d}" for i in range(1, args.players + 1)]
-    clock = Clock()
+    clock = Clock(T0)
     forum = PacedForum(username="judge", clock=clock, write_interval_seconds=args.interval, latency=args.latency,
                        advance=clock.advance)
     folder = Path(tempfile.mkdtemp(prefix="bench-result-lag-"))
