@@ -56,6 +56,19 @@ def _vote_round_post_refused(tmp_path):
     return s, writes
 
 
+def _ballot_just_after_the_deadline(s, voter: str, text: str):
+    """``voter`` posts ``text`` in the thread 1 s after the open round's deadline; the bot cycles at 2 s and
+    4 s after it. The deadline."""
+    dl = s.bot.deadline()
+    s.clock.now = dl + timedelta(seconds=1)
+    s.forum.player_post(s.thread, voter, text)
+    s.clock.now = dl + timedelta(seconds=2)
+    s.bot.cycle()
+    s.clock.advance(2)
+    s.bot.cycle()
+    return dl
+
+
 def test_a_post_seconds_late_gives_the_phase_its_whole_length_after_it(tmp_path):
     """The demo's 8 s phases: the vote round's post goes out 5 s after the round opened. Its deadline is 8 s
     after the post (the old rule kept the schedule within 30 s: the round closed 3 s after its post)."""
@@ -216,13 +229,7 @@ def test_a_player_voted_out_whose_vote_comes_just_after_the_deadline_gets_the_la
         s.forum.player_post(s.thread, voter, "投 J")
         s.clock.advance(1)
     s.bot.cycle()
-    dl = s.bot.deadline()
-    s.clock.now = dl + timedelta(seconds=1)
-    s.forum.player_post(s.thread, "J", "投 A")
-    s.clock.now = dl + timedelta(seconds=2)
-    s.bot.cycle()
-    s.clock.advance(2)
-    s.bot.cycle()
+    dl = _ballot_just_after_the_deadline(s, "J", "投 A")
     assert not s.bot.game.player(s.bot.game.seat_of("J")).alive
     assert not [m for m in s.forum.pms_to("Org") if "J" in m.body]
     [reply] = [m.body for m in s.forum.pms_to("J") if "welcome" not in m.body]
@@ -300,13 +307,7 @@ def test_a_player_out_before_the_round_who_posts_a_vote_just_after_it_is_still_t
     s.bot.cycle()
     s.clock.now = s.bot.deadline() + timedelta(seconds=2)
     s.bot.cycle()  # J is killed: the day's vote opens
-    dl = s.bot.deadline()
-    s.clock.now = dl + timedelta(seconds=1)
-    s.forum.player_post(s.thread, "J", "投 A")
-    s.clock.now = dl + timedelta(seconds=2)
-    s.bot.cycle()
-    s.clock.advance(2)
-    s.bot.cycle()
+    _ballot_just_after_the_deadline(s, "J", "投 A")
     assert [m for m in s.forum.pms_to("Org") if "J, who is out of the game" in m.body]
     assert not [m for m in s.forum.pms_to("J") if "late" in m.body]
 
