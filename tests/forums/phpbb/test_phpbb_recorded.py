@@ -271,24 +271,30 @@ def test_written_pm_times_in_the_board_zone():
     assert when == datetime(2026, 12, 1, 11, 20, tzinfo=UTC) and width == 60
 
 
-def test_forum_check_explains_the_judge_account_and_board_settings():
+def check_reports() -> tuple[Cassette, list[str], list[str]]:
+    """The lines of ``forumbot check --forum`` for 14 players on the recorded phpBB (``check``): with the judge
+    "Judge" (a global moderator), then with "Judge2" (in "Newly registered users"); and the cassette."""
     from forumbot.forums.phpbb_check import phpbb_report
     from forumbot.forums.settings import ForumSettings
 
     cassette = Cassette(load("check"))
     settings = ForumSettings.model_validate({"engine": "phpbb", "base_url": URL, "username": "Judge",
                                              "password_env": "X", "thread_id": 1})
-    judge = forum(cassette)
-    judge.login()
-    good = list(phpbb_report(judge, settings, 14))
+    reports = []
+    for user in ("Judge", "Judge2"):
+        judge = forum(cassette, user)
+        judge.login()
+        reports.append(list(phpbb_report(judge, settings, 14)))
+    return cassette, reports[0], reports[1]
+
+
+def test_forum_check_explains_the_judge_account_and_board_settings():
+    cassette, good, bad = check_reports()
     assert good[0] == "phpBB judge account groups: Global moderators, Registered users."
     assert any("Inbox: 3 of 50" in line for line in good)
     assert any("holds new messages back" in line for line in good)  # 14 players need more room than 47
     assert any("(Global moderators) may ignore the flood limit" in line for line in good)
     assert not any("ERROR" in line or "moderator tools" in line for line in good)
-    newbie = forum(cassette, "Judge2")
-    newbie.login()
-    bad = list(phpbb_report(newbie, settings, 14))
     assert any(line.startswith("  ERROR: the judge is in 'Newly registered users'") for line in bad)
     assert any("cannot lock the thread" in line for line in bad)
     assert cassette.done
