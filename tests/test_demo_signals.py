@@ -15,23 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
+from stand_in_forum import stand_in_forum
 
-FAKE_FORUM = '''
-import http.server, json, os, sys, time
-from pathlib import Path
-instance = Path(sys.argv[2])
-spec = json.loads((instance / "harness.json").read_text("utf-8"))
+FAKE_FORUM = stand_in_forum('''
 (instance / "pid").write_text(str(os.getpid()))
 if os.environ["FAKE_FORUM_ANSWERS"] == "0":  # stuck at start
     time.sleep(600)
-(instance / "setup.json").write_text(json.dumps({"forum_id": 1, "users": {}}))
-class Ok(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("127.0.0.1", spec["port"]), Ok).serve_forever()
-'''
+''')
 
 # The harness with the stand-in server, then: the real `forumbot demo`, whose forum never answers (the
 # signal comes while it starts); a started forum and a demo folder held open, as the demo does while the

@@ -11,14 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from stand_in_forum import stand_in_forum
 
 from forumbot.testforum import HarnessError, RunningForum, harness
 
-FAKE_FORUM = '''
-import http.server, json, os, sys, time
-from pathlib import Path
-instance = Path(sys.argv[2])
-spec = json.loads((instance / "harness.json").read_text("utf-8"))
+FAKE_FORUM = stand_in_forum('''
 how = os.environ["FAKE_FORUM_START"]
 if how == "dead":
     print("starting: importing FlaskBB", flush=True)
@@ -34,15 +31,7 @@ if how == "busy":  # 3 s of work without a word (importing a big package on a bu
     end = time.monotonic() + 3
     while time.monotonic() < end:
         pass
-(instance / "setup.json").write_text(json.dumps({"forum_id": 1, "users": {}}))
-class Ok(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
-    def log_message(self, *args):
-        pass
-print("serving", flush=True)
-http.server.HTTPServer(("127.0.0.1", spec["port"]), Ok).serve_forever()
-'''
+''')
 
 
 @pytest.fixture
