@@ -1,9 +1,9 @@
 """Delivering the outbox: in order per destination, at the forum's pace, between reads, and never twice.
 
-- **Order: the thread first.** Rows to one destination — the thread (the new thread, posts, edits) or one
-  recipient of private messages — go out in the order they were queued. Across destinations the thread
-  comes first: a post that opens or closes a phase never waits behind replies and reminders queued before
-  it, so a result post is on the forum within a poll interval, the grace and one write interval of its
+- **Order: the thread first.** Rows to one destination — the thread (the new thread, posts), the edits of
+  one post (a running vote count), or one recipient of private messages — go out in the order they were
+  queued. Across destinations the thread comes first, then edits: a post that opens or closes a phase
+  never waits behind replies, reminders or count edits queued before it, so a result post is on the forum within a poll interval, the grace and one write interval of its
   deadline however many replies wait. Private messages follow in the order they were queued. A row that
   cannot go yet holds back only the rows behind it to its destination. After every write the outbox is
   looked at again from the top, so a row queued meanwhile or let go by :meth:`Bot.held` because of what was
@@ -99,8 +99,17 @@ __all__ = ["MAX_ATTEMPTS", "MAX_QUOTA_ATTEMPTS", "Delivery", "fingerprint"]
 
 
 def destination(row: OutboxRow) -> str:
-    """Rows to one destination keep their order: ``"thread"`` or ``"pm:NAME"``."""
-    return f"pm:{row.recipient}" if row.kind == "pm" else "thread"
+    """Rows to one destination keep their order: ``"thread"`` (the new thread, posts), ``"edit:POST"`` (the
+    edits of one judge's post: a running vote count, whose edit stuck on an unanswered request must not hold
+    the posts that open and close phases) or ``"pm:NAME"``."""
+    if row.kind == "pm":
+        return f"pm:{row.recipient}"
+    return f"edit:{row.forum_ref}" if row.kind == "edit" else "thread"
+
+
+def _rank(dest: str) -> int:
+    """The thread's posts first, then edits of posts, then private messages (:meth:`Delivery._queue`)."""
+    return 0 if dest == "thread" else 1 if dest.startswith("edit:") else 2
 
 
 class Delivery:
@@ -168,7 +177,7 @@ class Delivery:
 
     def _queue(self, stuck: set[str]) -> list[OutboxRow]:
         """The rows to try, best first: the thread's (the posts that open and close phases, whatever
-        replies wait), then private messages in the order they were queued; a destination still backing
+        replies wait), then edits of posts (running counts), then private messages in the order they were queued; a destination still backing
         off not at all (it is added to ``stuck``). Rows of one destination keep their order."""
         now = self.bot.clock()
         rows = []
@@ -179,7 +188,7 @@ class Delivery:
                 stuck.add(dest)
                 continue
             rows.append(row)
-        return sorted(rows, key=lambda r: (destination(r) != "thread", r.id))
+        return sorted(rows, key=lambda r: (_rank(destination(r)), r.id))
 
     def _attempt(self, row: OutboxRow, until: datetime | None, checked: set[int]) -> object:
         """One try at ``row``, the first waiting row of its destination: looked for on the forum if an
