@@ -565,9 +565,10 @@ class Bot:
                                          "common/reminder", {"phase": phase.kind, "round": phase.round,
                                                              "day_rounds": self.game.ruleset.day_rounds}))
         self.store.queue(rows, {"reminded": done})
-        if rows:
-            log.info("reminders queued (phase %d)", pid)  # who has not acted yet is private: DEBUG only
-            log.debug("reminders queued for %s (phase %d)", ", ".join(r.recipient or "" for r in rows), pid)
+        # who has not acted yet is private, and so is whether anyone has not (at night: whether the night's
+        # roles have all acted): INFO says the same either way, DEBUG names them
+        log.info("reminders due (phase %d)", pid)
+        log.debug("reminders queued for %s (phase %d)", ", ".join(r.recipient or "" for r in rows) or "nobody", pid)
 
     # --- the outbox ----------------------------------------------------------------------------------
     def context(self) -> dict[str, Any]:

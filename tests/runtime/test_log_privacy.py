@@ -4,6 +4,7 @@ DEBUG names the recipients and counts the replies."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from bot_helpers import make_season
 
@@ -55,3 +56,23 @@ def test_debug_log_names_recipients(tmp_path, caplog):
     _, records = _night_log(tmp_path, ROLES, caplog, level=logging.DEBUG)
     debug = "\n".join(r.getMessage() for r in records)
     assert "private message to 李四" in debug and "from 張三" in debug and "replies" in debug
+
+
+def test_info_log_does_not_tell_whether_anyone_still_has_to_act_at_a_reminder(tmp_path, caplog, monkeypatch):
+    """At a reminder of a night, who has not acted yet is private, and so is whether anyone has not: the INFO
+    line is the same whether the night's roles have all acted or not."""
+    lines = []
+    for acted in (False, True):
+        (tmp_path / str(acted)).mkdir()
+        s = make_season(tmp_path / str(acted), PLAYERS, ROLES, ruleset="killer_club", schedule={"default": "1h"})
+        s.bot.cycle()
+        s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+        s.bot.cycle()  # the first night (killer_club opens with it after the prologue)
+        assert s.bot.game.phase.kind == "night"
+        pending = [] if acted else list(s.bot.game.ruleset.pending())[:1]
+        monkeypatch.setattr(s.bot.game.ruleset, "pending", lambda pending=pending: pending)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="forumbot"):
+            s.bot._remind(s.bot.game.phase.id, 0, s.bot.deadline())
+        lines.append([r.getMessage() for r in caplog.records if r.name == "forumbot" and r.levelno >= logging.INFO])
+    assert lines[0] and lines[0] == lines[1]
