@@ -18,7 +18,8 @@
   it is looked for on the forum only once the forum's request horizon (``request_horizon_seconds`` of the
   adapter) has passed since that moment, and sent again only if it is not there. A row found ``sending``
   with no such moment (the process died during the request, or the worker that claimed it did) waits the
-  claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`) plus the horizon. A refused
+  claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`), and no less than the start
+  of this process (one send may be several requests, all ended by then), plus the horizon. A refused
   row (``failed``) is looked for the same way before each retry.
 - **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
   only its destination wait (an uncertain write: the request horizon), and from its second failure in a
@@ -126,6 +127,10 @@ class Delivery:
         self._troubles: dict[str, tuple[int, datetime]] = {}
         self.failed_writes = 0  # writes refused or unanswered since start (for metrics)
         self._said_no_images = False
+        #: when this process began delivering the season: a request of a process that died (or of a worker
+        #: whose season this one took) ended before it, however long that process spent on it
+        clock = getattr(bot, "clock", None)
+        self.started: datetime | None = clock() if clock is not None else None
 
     @property
     def store(self):
@@ -278,12 +283,16 @@ class Delivery:
     def _look_after(self, row: OutboxRow) -> datetime | None:
         """When a row found ``sending`` may be looked for on the forum: the request horizon after the bot gave
         up on its last attempt (``gave_up_at``); when that is not recorded (the process died during the
-        request, or a worker that claimed it did), after the claim plus the request timeout plus the horizon.
-        None: at once (no attempt recorded)."""
+        request, or a worker that claimed it did), after the claim plus the request timeout, and no sooner
+        than this process started (the request ended by then), plus the horizon. None: at once (no attempt
+        recorded)."""
         if row.gave_up_at is not None:
             return aware(row.gave_up_at) + self.horizon()
         if row.last_attempt_at is not None:
-            return aware(row.last_attempt_at) + timedelta(seconds=self.request_timeout()) + self.horizon()
+            # one send may be several requests (a re-sent form, a login, a flood wait): its last one may have
+            # begun long after the claim, but it ended by the time this process started
+            timeout = aware(row.last_attempt_at) + timedelta(seconds=self.request_timeout())
+            return max(timeout, self.started or timeout) + self.horizon()
         return None
 
     def request_timeout(self) -> float:
