@@ -108,6 +108,13 @@ def destination(row: OutboxRow) -> str:
     return f"edit:{row.forum_ref}" if row.kind == "edit" else "thread"
 
 
+def _what(row: OutboxRow) -> str:
+    """What a log line at INFO or above says of ``row``: its kind, never its id (outbox ids count every private
+    message queued, so two ids in the shared log tell how many went between them: at night, to the night's
+    roles). DEBUG has the id."""
+    return {"pm": "a private message", "thread": "the new thread", "edit": "an edit of a post"}.get(row.kind, "a post")
+
+
 def _rank(dest: str) -> int:
     """The thread's posts first, then edits of posts, then private messages (:meth:`Delivery._queue`)."""
     return 0 if dest == "thread" else 1 if dest.startswith("edit:") else 2
@@ -217,8 +224,8 @@ class Delivery:
                 return _STOP
             except ForumError as exc:
                 healthy = dest not in self._troubles
-                log.warning("delivery: could not check an earlier attempt at outbox row %d (%s); its destination "
-                            "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
+                log.warning("delivery: could not check an earlier attempt at %s (%s); its destination "
+                            "waits %.0f s", _what(row), type(exc).__name__, self._trouble(dest))
                 log.debug("outbox row %d: %s", row.id, exc)
                 return self._troubled(healthy)
             self._answered(dest)  # the forum answered the look: this destination works
@@ -240,8 +247,9 @@ class Delivery:
             raise
         if not claimed:
             self._paced(wrote=False)
-            log.warning("delivery: outbox row %d was taken or settled by another process since it was read; "
-                        "not sent (is a second bot judging this season?)", row.id)
+            log.warning("delivery: %s was taken or settled by another process since it was read; "
+                        "not sent (is a second bot judging this season?)", _what(row))
+            log.debug("outbox row %d: claimed or settled by another process", row.id)
             return _STUCK
         try:
             result = self._timed(self._send_paced, row)
@@ -271,8 +279,8 @@ class Delivery:
             self.failed_writes += 1
             healthy = dest not in self._troubles
             self.store.update_outbox(row.id, gave_up_at=self.bot.clock())  # the horizon counts from here
-            log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
-                        "the forum in %.0f s", row.id, type(exc).__name__,
+            log.warning("delivery: %s may or may not have been written (%s); looking for it on "
+                        "the forum in %.0f s", _what(row), type(exc).__name__,
                         max(self.horizon().total_seconds(), self._trouble(dest)))
             log.debug("outbox row %d: %s", row.id, exc)
             return self._troubled(healthy)
@@ -444,13 +452,15 @@ class Delivery:
         try:
             png = self.bot.vote_chart(row)
         except ChartUnavailable as exc:
-            log.warning("the vote chart of outbox row %d cannot be drawn (%s): the post goes without it", row.id, exc)
+            log.warning("the vote chart of a post cannot be drawn (%s): the post goes without it", exc)
+            log.debug("outbox row %d: no vote chart", row.id)
             self.store.update_outbox(row.id, image_ref=0)
             return []
         try:
             ref = self.forum.upload_image(thread_id, f"vote-{row.id}.png", png)
         except (NotAllowed, SendFailed) as exc:
-            log.warning("the forum refused the vote chart of outbox row %d (%s): the post goes without it", row.id, exc)
+            log.warning("the forum refused the vote chart of a post (%s): the post goes without it", exc)
+            log.debug("outbox row %d: vote chart refused", row.id)
             self.store.update_outbox(row.id, image_ref=0)
             return []
         self.store.update_outbox(row.id, image_ref=ref)  # before the post names it: a retry reuses this upload
@@ -506,8 +516,8 @@ class Delivery:
             retry = self.bot.clock() + timedelta(seconds=wait or 600 * attempts)
         self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500], next_attempt_at=retry)
         if row.kind == "pm":  # the recipient at DEBUG only; the organisers are told by PM and in `status`
-            log.warning("delivery of a private message (outbox row %d) failed (attempt %d of %d)", row.id, attempts, limit)
-            log.debug("delivery to %s failed: %s", row.recipient, exc)
+            log.warning("delivery of a private message failed (attempt %d of %d)", attempts, limit)
+            log.debug("delivery of outbox row %d to %s failed: %s", row.id, row.recipient, exc)
         else:
             log.warning("delivery failed (attempt %d of %d): %s", attempts, limit, exc)
         if attempts == 1 and row.template != "common/delivery_failed":
@@ -516,7 +526,7 @@ class Delivery:
     def _settle(self, row: OutboxRow, exc: Exception) -> None:
         """``row`` never will be delivered (no such account): settled, the organisers told once."""
         self.store.update_outbox(row.id, status="undeliverable", last_error=str(exc)[:500], next_attempt_at=None)
-        log.warning("outbox row %d cannot be delivered and is not retried (the organisers are told)", row.id)
+        log.warning("%s cannot be delivered and is not retried (the organisers are told)", _what(row).capitalize())
         log.debug("outbox row %d to %s: %s", row.id, row.recipient, exc)
         if row.template != "common/delivery_failed":
             self.bot.notify_failure(row, exc, row.attempts + 1, final=True)

@@ -76,3 +76,33 @@ def test_info_log_does_not_tell_whether_anyone_still_has_to_act_at_a_reminder(tm
             s.bot._remind(s.bot.game.phase.id, 0, s.bot.deadline())
         lines.append([r.getMessage() for r in caplog.records if r.name == "forumbot" and r.levelno >= logging.INFO])
     assert lines[0] and lines[0] == lines[1]
+
+
+def test_delivery_warnings_name_no_outbox_row(tmp_path, caplog):
+    """Outbox ids count every private message queued, so two in the shared log tell how many went between
+    them (at night: how many the night's roles were sent). A line at INFO or above says what the row is, not
+    its id; DEBUG has the id."""
+    import re
+
+    from forumbot.forums.errors import ForumDown
+
+    s = make_season(tmp_path, list("ABCDEFG"), {"C": "killer"}, schedule={"default": "1h"})
+    s.forum.request_horizon_seconds = 60
+    send_pm = s.forum.send_pm
+
+    def no_answer_for_d(user, subject, body, conversation_id=None):
+        if user == "D":
+            raise ForumDown("timed out")
+        return send_pm(user, subject, body, conversation_id)
+
+    s.forum.send_pm = no_answer_for_d
+    s.forum.full_mailboxes.add("E")
+    with caplog.at_level(logging.DEBUG, logger="forumbot"):
+        s.bot.cycle()
+        s.clock.advance(90)
+        s.bot.cycle()
+    shared = [r.getMessage() for r in caplog.records if r.name == "forumbot" and r.levelno >= logging.INFO]
+    assert any("may or may not have been written" in m for m in shared)
+    assert any("private message" in m and "failed" in m for m in shared)
+    assert [m for m in shared if re.search(r"row \d", m)] == []
+    assert any(re.search(r"row \d", r.getMessage()) for r in caplog.records if r.levelno == logging.DEBUG)
