@@ -565,9 +565,10 @@ class Bot:
                                          "common/reminder", {"phase": phase.kind, "round": phase.round,
                                                              "day_rounds": self.game.ruleset.day_rounds}))
         self.store.queue(rows, {"reminded": done})
-        if rows:
-            log.info("reminders queued (phase %d)", pid)  # who has not acted yet is private: DEBUG only
-            log.debug("reminders queued for %s (phase %d)", ", ".join(r.recipient or "" for r in rows), pid)
+        # who has not acted yet is private, and so is whether anyone has not (at night: whether the night's
+        # roles have all acted): INFO says the same either way, DEBUG names them
+        log.info("reminders due (phase %d)", pid)
+        log.debug("reminders queued for %s (phase %d)", ", ".join(r.recipient or "" for r in rows) or "nobody", pid)
 
     # --- the outbox ----------------------------------------------------------------------------------
     def context(self) -> dict[str, Any]:
@@ -636,8 +637,12 @@ class Bot:
                 else:
                     # the start's private messages go before the thread, whose post starts the prologue's clock:
                     # they cannot name its deadline (the thread does)
+                    # an organiser's reply is not held for a deadline the thread does not show yet (he is who
+                    # must act when a phase's post cannot go out): it leaves that deadline out, as a CLI note
+                    hidden = seq != 0 and out.to in self.config.organisers and \
+                        bool(placeholders(self.phase_clock.context_deadline().get("deadline", "")))
                     rows.append(self._pm_row(key, out.to, f"{seq}.{i}", out.key, out.data,
-                                             {**extra, "deadline": None} if seq == 0 else extra))
+                                             {**extra, "deadline": None} if seq == 0 or hidden else extra))
                     if late_note and inbound is not None and out.to == inbound.sender and self._meant_for_closed(out.to, out.data):
                         # refused after the round it was meant for closed: say so first, then why
                         # (not before the thread shows the round closed: the next phase's post)

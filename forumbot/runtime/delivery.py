@@ -1,9 +1,9 @@
 """Delivering the outbox: in order per destination, at the forum's pace, between reads, and never twice.
 
-- **Order: the thread first.** Rows to one destination — the thread (the new thread, posts, edits) or one
-  recipient of private messages — go out in the order they were queued. Across destinations the thread
-  comes first: a post that opens or closes a phase never waits behind replies and reminders queued before
-  it, so a result post is on the forum within a poll interval, the grace and one write interval of its
+- **Order: the thread first.** Rows to one destination — the thread (the new thread, posts), the edits of
+  one post (a running vote count), or one recipient of private messages — go out in the order they were
+  queued. Across destinations the thread comes first, then edits: a post that opens or closes a phase
+  never waits behind replies, reminders or count edits queued before it, so a result post is on the forum within a poll interval, the grace and one write interval of its
   deadline however many replies wait. Private messages follow in the order they were queued. A row that
   cannot go yet holds back only the rows behind it to its destination. After every write the outbox is
   looked at again from the top, so a row queued meanwhile or let go by :meth:`Bot.held` because of what was
@@ -18,7 +18,8 @@
   it is looked for on the forum only once the forum's request horizon (``request_horizon_seconds`` of the
   adapter) has passed since that moment, and sent again only if it is not there. A row found ``sending``
   with no such moment (the process died during the request, or the worker that claimed it did) waits the
-  claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`) plus the horizon. A refused
+  claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`), and no less than the start
+  of this process (one send may be several requests, all ended by then), plus the horizon. A refused
   row (``failed``) is looked for the same way before each retry.
 - **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
   only its destination wait (an uncertain write: the request horizon), and from its second failure in a
@@ -99,8 +100,24 @@ __all__ = ["MAX_ATTEMPTS", "MAX_QUOTA_ATTEMPTS", "Delivery", "fingerprint"]
 
 
 def destination(row: OutboxRow) -> str:
-    """Rows to one destination keep their order: ``"thread"`` or ``"pm:NAME"``."""
-    return f"pm:{row.recipient}" if row.kind == "pm" else "thread"
+    """Rows to one destination keep their order: ``"thread"`` (the new thread, posts), ``"edit:POST"`` (the
+    edits of one judge's post: a running vote count, whose edit stuck on an unanswered request must not hold
+    the posts that open and close phases) or ``"pm:NAME"``."""
+    if row.kind == "pm":
+        return f"pm:{row.recipient}"
+    return f"edit:{row.forum_ref}" if row.kind == "edit" else "thread"
+
+
+def _what(row: OutboxRow) -> str:
+    """What a log line at INFO or above says of ``row``: its kind, never its id (outbox ids count every private
+    message queued, so two ids in the shared log tell how many went between them: at night, to the night's
+    roles). DEBUG has the id."""
+    return {"pm": "a private message", "thread": "the new thread", "edit": "an edit of a post"}.get(row.kind, "a post")
+
+
+def _rank(dest: str) -> int:
+    """The thread's posts first, then edits of posts, then private messages (:meth:`Delivery._queue`)."""
+    return 0 if dest == "thread" else 1 if dest.startswith("edit:") else 2
 
 
 class Delivery:
@@ -117,6 +134,10 @@ class Delivery:
         self._troubles: dict[str, tuple[int, datetime]] = {}
         self.failed_writes = 0  # writes refused or unanswered since start (for metrics)
         self._said_no_images = False
+        #: when this process began delivering the season: a request of a process that died (or of a worker
+        #: whose season this one took) ended before it, however long that process spent on it
+        clock = getattr(bot, "clock", None)
+        self.started: datetime | None = clock() if clock is not None else None
 
     @property
     def store(self):
@@ -168,7 +189,7 @@ class Delivery:
 
     def _queue(self, stuck: set[str]) -> list[OutboxRow]:
         """The rows to try, best first: the thread's (the posts that open and close phases, whatever
-        replies wait), then private messages in the order they were queued; a destination still backing
+        replies wait), then edits of posts (running counts), then private messages in the order they were queued; a destination still backing
         off not at all (it is added to ``stuck``). Rows of one destination keep their order."""
         now = self.bot.clock()
         rows = []
@@ -179,7 +200,7 @@ class Delivery:
                 stuck.add(dest)
                 continue
             rows.append(row)
-        return sorted(rows, key=lambda r: (destination(r) != "thread", r.id))
+        return sorted(rows, key=lambda r: (_rank(destination(r)), r.id))
 
     def _attempt(self, row: OutboxRow, until: datetime | None, checked: set[int]) -> object:
         """One try at ``row``, the first waiting row of its destination: looked for on the forum if an
@@ -203,8 +224,8 @@ class Delivery:
                 return _STOP
             except ForumError as exc:
                 healthy = dest not in self._troubles
-                log.warning("delivery: could not check an earlier attempt at outbox row %d (%s); its destination "
-                            "waits %.0f s", row.id, type(exc).__name__, self._trouble(dest))
+                log.warning("delivery: could not check an earlier attempt at %s (%s); its destination "
+                            "waits %.0f s", _what(row), type(exc).__name__, self._trouble(dest))
                 log.debug("outbox row %d: %s", row.id, exc)
                 return self._troubled(healthy)
             self._answered(dest)  # the forum answered the look: this destination works
@@ -226,8 +247,9 @@ class Delivery:
             raise
         if not claimed:
             self._paced(wrote=False)
-            log.warning("delivery: outbox row %d was taken or settled by another process since it was read; "
-                        "not sent (is a second bot judging this season?)", row.id)
+            log.warning("delivery: %s was taken or settled by another process since it was read; "
+                        "not sent (is a second bot judging this season?)", _what(row))
+            log.debug("outbox row %d: claimed or settled by another process", row.id)
             return _STUCK
         try:
             result = self._timed(self._send_paced, row)
@@ -257,8 +279,8 @@ class Delivery:
             self.failed_writes += 1
             healthy = dest not in self._troubles
             self.store.update_outbox(row.id, gave_up_at=self.bot.clock())  # the horizon counts from here
-            log.warning("delivery: outbox row %d may or may not have been written (%s); looking for it on "
-                        "the forum in %.0f s", row.id, type(exc).__name__,
+            log.warning("delivery: %s may or may not have been written (%s); looking for it on "
+                        "the forum in %.0f s", _what(row), type(exc).__name__,
                         max(self.horizon().total_seconds(), self._trouble(dest)))
             log.debug("outbox row %d: %s", row.id, exc)
             return self._troubled(healthy)
@@ -269,12 +291,16 @@ class Delivery:
     def _look_after(self, row: OutboxRow) -> datetime | None:
         """When a row found ``sending`` may be looked for on the forum: the request horizon after the bot gave
         up on its last attempt (``gave_up_at``); when that is not recorded (the process died during the
-        request, or a worker that claimed it did), after the claim plus the request timeout plus the horizon.
-        None: at once (no attempt recorded)."""
+        request, or a worker that claimed it did), after the claim plus the request timeout, and no sooner
+        than this process started (the request ended by then), plus the horizon. None: at once (no attempt
+        recorded)."""
         if row.gave_up_at is not None:
             return aware(row.gave_up_at) + self.horizon()
         if row.last_attempt_at is not None:
-            return aware(row.last_attempt_at) + timedelta(seconds=self.request_timeout()) + self.horizon()
+            # one send may be several requests (a re-sent form, a login, a flood wait): its last one may have
+            # begun long after the claim, but it ended by the time this process started
+            timeout = aware(row.last_attempt_at) + timedelta(seconds=self.request_timeout())
+            return max(timeout, self.started or timeout) + self.horizon()
         return None
 
     def request_timeout(self) -> float:
@@ -426,13 +452,15 @@ class Delivery:
         try:
             png = self.bot.vote_chart(row)
         except ChartUnavailable as exc:
-            log.warning("the vote chart of outbox row %d cannot be drawn (%s): the post goes without it", row.id, exc)
+            log.warning("the vote chart of a post cannot be drawn (%s): the post goes without it", exc)
+            log.debug("outbox row %d: no vote chart", row.id)
             self.store.update_outbox(row.id, image_ref=0)
             return []
         try:
             ref = self.forum.upload_image(thread_id, f"vote-{row.id}.png", png)
         except (NotAllowed, SendFailed) as exc:
-            log.warning("the forum refused the vote chart of outbox row %d (%s): the post goes without it", row.id, exc)
+            log.warning("the forum refused the vote chart of a post (%s): the post goes without it", exc)
+            log.debug("outbox row %d: vote chart refused", row.id)
             self.store.update_outbox(row.id, image_ref=0)
             return []
         self.store.update_outbox(row.id, image_ref=ref)  # before the post names it: a retry reuses this upload
@@ -488,8 +516,8 @@ class Delivery:
             retry = self.bot.clock() + timedelta(seconds=wait or 600 * attempts)
         self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500], next_attempt_at=retry)
         if row.kind == "pm":  # the recipient at DEBUG only; the organisers are told by PM and in `status`
-            log.warning("delivery of a private message (outbox row %d) failed (attempt %d of %d)", row.id, attempts, limit)
-            log.debug("delivery to %s failed: %s", row.recipient, exc)
+            log.warning("delivery of a private message failed (attempt %d of %d)", attempts, limit)
+            log.debug("delivery of outbox row %d to %s failed: %s", row.id, row.recipient, exc)
         else:
             log.warning("delivery failed (attempt %d of %d): %s", attempts, limit, exc)
         if attempts == 1 and row.template != "common/delivery_failed":
@@ -498,7 +526,7 @@ class Delivery:
     def _settle(self, row: OutboxRow, exc: Exception) -> None:
         """``row`` never will be delivered (no such account): settled, the organisers told once."""
         self.store.update_outbox(row.id, status="undeliverable", last_error=str(exc)[:500], next_attempt_at=None)
-        log.warning("outbox row %d cannot be delivered and is not retried (the organisers are told)", row.id)
+        log.warning("%s cannot be delivered and is not retried (the organisers are told)", _what(row).capitalize())
         log.debug("outbox row %d to %s: %s", row.id, row.recipient, exc)
         if row.template != "common/delivery_failed":
             self.bot.notify_failure(row, exc, row.attempts + 1, final=True)

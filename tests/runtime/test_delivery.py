@@ -441,6 +441,26 @@ def test_a_row_found_sending_after_a_crash_waits_the_timeout_and_the_horizon(tmp
     assert not s.bot.store.outbox(("pending", "sending", "failed"))
 
 
+def test_a_send_that_outlasted_the_timeout_before_a_crash_is_looked_for_a_horizon_after_the_restart(tmp_path):
+    """One send can be several requests (Discuz! sends again after a stale formhash, a lost login or its
+    flood control, sleeping in between): here it ran 100 s, five request timeouts, before the process died
+    in its last request, which the forum performs 50 s later (within the horizon). The restarted bot cannot
+    know when that request began, but it knows the request ended (the process died) before the restart:
+    it looks for the row no sooner than a horizon after the restart, and finds it."""
+    import pytest
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.forum.request_horizon_seconds = 60
+    s.forum.request_timeout_seconds = 20
+    late_write(s, "D", took=100, performed_after=100 + 50, then=Crash)
+    with pytest.raises(Crash):
+        s.bot.cycle()
+    s.restart()
+    drive(s, 200)
+    assert sum("welcome to" in m.body for m in s.forum.pms_to("D")) == 1
+    assert not s.bot.store.outbox(("pending", "sending", "failed"))
+
+
 def test_the_request_timeout_is_the_adapters():
     from types import SimpleNamespace
 

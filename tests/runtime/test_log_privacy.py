@@ -4,6 +4,7 @@ DEBUG names the recipients and counts the replies."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from bot_helpers import make_season
 
@@ -55,3 +56,53 @@ def test_debug_log_names_recipients(tmp_path, caplog):
     _, records = _night_log(tmp_path, ROLES, caplog, level=logging.DEBUG)
     debug = "\n".join(r.getMessage() for r in records)
     assert "private message to 李四" in debug and "from 張三" in debug and "replies" in debug
+
+
+def test_info_log_does_not_tell_whether_anyone_still_has_to_act_at_a_reminder(tmp_path, caplog, monkeypatch):
+    """At a reminder of a night, who has not acted yet is private, and so is whether anyone has not: the INFO
+    line is the same whether the night's roles have all acted or not."""
+    lines = []
+    for acted in (False, True):
+        (tmp_path / str(acted)).mkdir()
+        s = make_season(tmp_path / str(acted), PLAYERS, ROLES, ruleset="killer_club", schedule={"default": "1h"})
+        s.bot.cycle()
+        s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+        s.bot.cycle()  # the first night (killer_club opens with it after the prologue)
+        assert s.bot.game.phase.kind == "night"
+        pending = [] if acted else list(s.bot.game.ruleset.pending())[:1]
+        monkeypatch.setattr(s.bot.game.ruleset, "pending", lambda pending=pending: pending)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="forumbot"):
+            s.bot._remind(s.bot.game.phase.id, 0, s.bot.deadline())
+        lines.append([r.getMessage() for r in caplog.records if r.name == "forumbot" and r.levelno >= logging.INFO])
+    assert lines[0] and lines[0] == lines[1]
+
+
+def test_delivery_warnings_name_no_outbox_row(tmp_path, caplog):
+    """Outbox ids count every private message queued, so two in the shared log tell how many went between
+    them (at night: how many the night's roles were sent). A line at INFO or above says what the row is, not
+    its id; DEBUG has the id."""
+    import re
+
+    from forumbot.forums.errors import ForumDown
+
+    s = make_season(tmp_path, list("ABCDEFG"), {"C": "killer"}, schedule={"default": "1h"})
+    s.forum.request_horizon_seconds = 60
+    send_pm = s.forum.send_pm
+
+    def no_answer_for_d(user, subject, body, conversation_id=None):
+        if user == "D":
+            raise ForumDown("timed out")
+        return send_pm(user, subject, body, conversation_id)
+
+    s.forum.send_pm = no_answer_for_d
+    s.forum.full_mailboxes.add("E")
+    with caplog.at_level(logging.DEBUG, logger="forumbot"):
+        s.bot.cycle()
+        s.clock.advance(90)
+        s.bot.cycle()
+    shared = [r.getMessage() for r in caplog.records if r.name == "forumbot" and r.levelno >= logging.INFO]
+    assert any("may or may not have been written" in m for m in shared)
+    assert any("private message" in m and "failed" in m for m in shared)
+    assert [m for m in shared if re.search(r"row \d", m)] == []
+    assert any(re.search(r"row \d", r.getMessage()) for r in caplog.records if r.levelno == logging.DEBUG)

@@ -368,3 +368,23 @@ def test_status_says_the_deadline_waits_for_the_phase_post(tmp_path, monkeypatch
     s.bot.cycle()
     out = CliRunner().invoke(app, ["status", "season.toml"]).output
     assert f"deadline: {format_local(s.bot.deadline(), s.config.tz, 'en')}" in out, out
+
+
+def test_an_organiser_asking_by_pm_while_the_post_is_not_out_is_answered_at_once(tmp_path):
+    """The organiser is who must act when a phase's post cannot go out: his status (by private message) is
+    answered at once, without the deadline the thread does not show yet, not held until the post is out."""
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "10m"})
+    writes = ThreadWrites(s)
+    s.bot.cycle()
+    s.clock.now = s.bot.deadline() + timedelta(seconds=2)
+    writes.down = True
+    s.bot.cycle()  # the vote round opened; its post cannot go out
+    s.clock.advance(2)
+    s.forum.player_pm("Org", "status")
+    s.clock.advance(2)
+    s.bot.cycle()
+    s.clock.advance(2)
+    s.bot.cycle()
+    [status] = [m.body for m in s.forum.pms_to("Org") if "Still to act" in m.body]
+    assert "Deadline" not in status
+    _no_placeholder(s)

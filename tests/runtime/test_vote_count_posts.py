@@ -180,3 +180,33 @@ def test_count_template_escapes_names_and_keeps_order(locale, markup):
     assert {"en": "1 h 30 min", "zh-Hans": "1小时30分钟", "zh-Hant": "1小時30分鐘"}[locale] in text
     assert {"en": "No lynch", "zh-Hans": "不放逐", "zh-Hant": "不放逐"}[locale] in text
     assert "Cy" in text and "Dee" in text
+
+
+def test_an_unanswered_count_edit_does_not_hold_the_result_post(tmp_path):
+    """An edit of the running count that got no answer waits its request horizon, but only edits of that
+    post wait with it: the round's result post and the next phase's post go out at the deadline (issue 24:
+    one stuck row holds only its own destination; the result within poll + grace + one write interval)."""
+    from forumbot.forums.errors import ForumDown
+
+    s = season(tmp_path)
+    s.forum.request_horizon_seconds = 600
+    vote(s, "D", "A")
+    vote(s, "E", "A")
+    assert len(counts(s)) == 1  # the count is posted: the next one is an edit of it
+    edit_post = s.forum.edit_post
+
+    def no_answer(post_id, body):
+        raise ForumDown("timed out")
+
+    s.forum.edit_post = no_answer
+    vote(s, "F", "B")
+    vote(s, "G", "B")  # the count's edit goes out and gets no answer: uncertain for 600 s
+    assert [r.status for r in s.bot.store.outbox() if r.kind == "edit"] == ["sending"]
+    s.forum.edit_post = edit_post
+    posts = len(s.forum.posts_by_judge(s.thread))
+    dl = s.bot.deadline()
+    s.clock.now = dl + timedelta(seconds=2)
+    s.bot.cycle()
+    assert s.bot.game.phase.kind != "vote"  # the round closed
+    assert len(s.forum.posts_by_judge(s.thread)) > posts  # its result is on the forum at once
+    assert s.bot.deadline() is not None  # and the next phase's clock runs
