@@ -2,10 +2,13 @@
 FlaskBB; the worker holding the most seasons is SIGKILLed mid-season. Its seasons finish on the others, and
 every season's posts and private messages are those of a calm run: none lost, none doubled.
 
-The calm run of each season is the same season (same file, same seed, the same players' messages at the same
-times in each phase) judged by one bot on the in-memory forum with a test clock: the outbox it produces is
-compared with the outbox the workers produced (texts with their times masked); then every post and private
-message on FlaskBB is matched against the workers' outbox rows marked sent (each exactly once).
+Players follow each season's phase posts, not the clock: a player sends phase k's messages to a season's judge
+once he reads phase k's opening post in that season's thread (a phase's clock starts when its post is on the
+forum, so phases do not start at fixed times). The calm run of each season is the same season (same file, same
+seed, the same players' messages in each phase, in the order the forum received them) judged by one bot on the
+in-memory forum with a test clock, each phase's messages arriving once that phase's post is out: the outbox it
+produces is compared with the outbox the workers produced (texts with their times masked); then every post and
+private message on FlaskBB is matched against the workers' outbox rows marked sent (each exactly once).
 
 Light by default for 2 CPU cores: FORUMBOT_SERVE_E2E_SEASONS seasons (default 6; the issue's figure is 20:
 ``FORUMBOT_SERVE_E2E_SEASONS=20``; phases lengthen with the number of seasons). Needs PostgreSQL
@@ -24,12 +27,14 @@ import threading
 import urllib.request
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
-from season_driver import Stalled, file_signs, mask_times, wait_for, wait_until
+from season_driver import Stalled, deadline_in, file_signs, mask_times, phase_posts, wait_for, wait_until
 from sqlalchemy import create_engine, text
 
 from forumbot.config import SeasonConfig, load_config
@@ -46,7 +51,6 @@ PG = os.environ.get("FORUMBOT_TEST_POSTGRES")
 SEASONS = int(os.environ.get("FORUMBOT_SERVE_E2E_SEASONS", "6"))
 WORKERS = 3
 LENGTH = max(20.0, 3.0 * SEASONS)  # seconds a phase: every season's messages of a phase fit well inside it
-OFFSET = 2.0  # players write this long after a phase opens
 PLAYERS = list("ABCDEFG")
 EXAMPLE = Path(__file__).parent.parent / "transcripts" / "sunlight_worked_example.yaml"
 
@@ -108,11 +112,13 @@ vote_count_before = []
     return path
 
 
-def calm_outbox(config: SeasonConfig, received: list, folder: Path) -> list[tuple[str, str, str]]:
-    """The season judged calmly on the in-memory forum with a test clock, the players' messages arriving
-    as the forum received them (``received``: the judge's inbox on FlaskBB, in order): its outbox (kind,
-    recipient, text with times masked), in order. (The players write in parallel, so the order of one
-    phase's messages is the forum's, not the transcript's; the results post lists ballots in that order.)"""
+def calm_outbox(config: SeasonConfig, received: list, phase_of: list[int], folder: Path) -> list[tuple[str, str, str]]:
+    """The season judged calmly on the in-memory forum with a test clock, the players' messages arriving in
+    the order the forum received them (``received``: the judge's inbox on FlaskBB, in order), each once the
+    phase it was sent in (``phase_of``, one per message) is open and its post out, as the players sent them:
+    its outbox (kind, recipient, text with times masked), in order. (The players write in parallel, so the
+    order of one phase's messages is the forum's, not the transcript's; the results post lists ballots in
+    that order.)"""
     start = config.start_utc()
     assert start is not None
     now = [start - timedelta(seconds=5)]
@@ -121,17 +127,21 @@ def calm_outbox(config: SeasonConfig, received: list, folder: Path) -> list[tupl
     calm = config.model_copy(update={"database": f"sqlite:///{folder / (config.name + '-calm.db')}"})
     bot = Bot(calm, forum, clock=clock, engine=make_engine(calm.database_url),
               sleep=lambda s: now.__setitem__(0, now[0] + timedelta(seconds=s)))
-    sends = [(m.time_utc, m.sender, m.body) for m in received]
-    end = start + timedelta(seconds=(len(example_phases()) + 3) * LENGTH)
+    sends = [(k, m.sender, m.body) for m, k in zip(received, phase_of, strict=True)]
+    end = start + timedelta(seconds=(len(example_phases()) + 6) * LENGTH)
+
+    def visible(k: int) -> bool:  # phase k is open and its post is out: its players have read it
+        return bot.started and not bot.game.finished and bot.game.phase.id >= k and bot.deadline() is not None
+
     while now[0] < end and not bot.done():
-        while sends and sends[0][0] <= now[0]:
-            at, sender, body = sends.pop(0)
-            forum.player_pm(sender, body, at=at)
+        while sends and visible(sends[0][0]):
+            _, sender, body = sends.pop(0)
+            forum.player_pm(sender, body, at=now[0])
         bot.cycle()
-        # on to the next instant anything happens: a message arrives, or the bot must act
+        # on to the next instant anything happens: the bot must act (a phase's post goes out at once here)
         wake = bot.next_wakeup()
-        nxt = min([end] + ([sends[0][0]] if sends else []) + ([wake] if wake else []))
-        now[0] = max(now[0] + timedelta(seconds=0.1), nxt)
+        nxt = min([end] + ([wake] if wake else []))
+        now[0] = max(now[0] + timedelta(seconds=0.1), nxt) if not (sends and visible(sends[0][0])) else now[0]
     assert bot.done(), "the calm run did not finish"
     return [(r.kind, r.recipient or "", mask_times(r.body)) for r in bot.store.outbox() if r.status != "note"]
 
@@ -161,31 +171,76 @@ def leases(url: str) -> dict[str, tuple[str, int, bool]]:
 SENDERS_A_PLAYER = 4  # each player writes to the seasons from this many sessions at once
 
 
-def send_phases(forum, judges: list[str], start: datetime, phases, errors: list[str]) -> threading.Thread:
-    """Each phase's messages, ``OFFSET`` s after it opens, to every season's judge: each player writes from
-    :data:`SENDERS_A_PLAYER` sessions (logged in before the season), each to its share of the seasons one
-    after another. A message that reaches the forum less than 5 s before its phase's deadline is reported in
-    ``errors`` (the forum was too slow for the test: such a message may count for either phase)."""
+def thread_of(url: str, season: str) -> int | None:
+    """The thread season ``season`` opened (stored in the shared database), None until it has one."""
+    e = create_engine(url)
+    try:
+        with e.connect() as c:
+            row = c.execute(text("SELECT thread_id FROM season WHERE name = :n"), {"n": season}).first()
+    except Exception:
+        return None
+    finally:
+        e.dispose()
+    return int(row[0]) if row and row[0] else None
+
+
+def send_phases(forum, judges: list[str], phases, errors: list[str], over: Callable[[int], bool],
+                sent: dict[str, list[tuple[str, int]]], url: str) -> threading.Thread:
+    """Each phase's messages to every season's judge, sent once the player reads that phase's opening post in
+    the season's thread (:func:`season_driver.phase_posts`): each player writes from :data:`SENDERS_A_PLAYER`
+    sessions (logged in before the season), each to its share of the seasons one after another. ``over(k)``:
+    season k is over (no post to wait for). ``sent[judge]`` gets (sender, phase) of each message in the order
+    it was sent. Reported in ``errors`` (the test cannot conclude: such a message may count for either phase):
+    a phase already over when its post was read, a message that reached the forum less than 2 s before the
+    deadline its phase's post shows."""
     names = sorted({s for messages in phases for s, _ in messages})
     lanes = [(name, judges[i::SENDERS_A_PLAYER]) for name in names for i in range(SENDERS_A_PLAYER)]
     clients = [forum.client(name) for name, _ in lanes]
     for client in clients:
         client.login()
 
+    def phase_post(client, index: int, judge: str, k: int, seen: dict[str, Any]):
+        """Phase k's opening post in season ``index``'s thread, once this player reads it (None: game over)."""
+        def check():
+            if seen.get("thread") is None:
+                seen["thread"] = thread_of(url, f"s{index:02d}")
+            if seen["thread"] is not None:
+                got = seen.setdefault("posts", [])
+                got += client.thread_posts(seen["thread"], got[-1].post_id if got else None)
+                if len(phase_posts(got, judge)) >= k:
+                    return "open"
+            return "over" if over(index) else None
+
+        wait_for(check, f"the post opening phase {k} of season {index}", lambda: len(seen.get("posts", [])),
+                 every=0.5)
+        opened = phase_posts(seen.get("posts", []), judge)
+        if len(opened) < k:
+            return None
+        if len(opened) > k:
+            errors.append(f"season {index}: phase {k} was over when its players read the thread")
+        return opened[k - 1]
+
     def one_lane(client, name: str, mine_judges: list[str]) -> None:
+        seen: dict[str, dict[str, Any]] = {judge: {} for judge in mine_judges}
         for k, messages in enumerate(phases, start=1):
             mine = [body for sender, body in messages if sender == name]
             if not mine:
                 continue
-            wait_until(start + timedelta(seconds=k * LENGTH + OFFSET))
             for judge in mine_judges:
+                index = judges.index(judge)
+                post = phase_post(client, index, judge, k, seen[judge])
+                if post is None:
+                    errors.append(f"season {index} was over before phase {k}, which has messages")
+                    continue
+                deadline = deadline_in(post.text)
                 for body in mine:
                     try:
                         client.send_pm(judge, "judge", body)
+                        sent[judge].append((name, k))
                     except Exception as exc:
                         errors.append(f"{name} to {judge}: {exc}")
-                    if datetime.now(UTC) > start + timedelta(seconds=(k + 1) * LENGTH - 5):
-                        errors.append(f"{name} to {judge} in phase {k}: sent less than 5 s before the deadline "
+                    if deadline is not None and datetime.now(UTC) > deadline - timedelta(seconds=2):
+                        errors.append(f"{name} to {judge} in phase {k}: sent less than 2 s before the deadline "
                                       "(the forum is too slow for this many seasons)")
 
     threads = [threading.Thread(target=one_lane, args=(c, n, js), daemon=True)
@@ -240,7 +295,9 @@ def test_three_workers_on_postgresql_one_killed_mid_season_nothing_lost_nothing_
             held = leases(pg_url)
             assert len(held) == SEASONS, f"not every season was taken: {held}\n{tails()}"
             errors: list[str] = []
-            sender = send_phases(forum, judges, start, phases, errors)
+            sent: dict[str, list[tuple[str, int]]] = {judge: [] for judge in judges}
+            sender = send_phases(forum, judges, phases, errors,
+                                 lambda index: (folder / "done" / paths[index].name).exists(), sent, pg_url)
             # mid-season (the second vote round), SIGKILL the worker holding the most seasons
             wait_until(start + timedelta(seconds=2.5 * LENGTH))
             by_worker = Counter(w for w, _, archived in leases(pg_url).values() if not archived)
@@ -302,7 +359,12 @@ def test_three_workers_on_postgresql_one_killed_mid_season_nothing_lost_nothing_
                 finally:
                     judge_client.close()
                 assert len(received) == sum(len(p) for p in phases)
-                calm = calm_outbox(load_config(paths[k].parent / "done" / paths[k].name), received, tmp_path)
+                # each message's phase: a player's messages to one judge reached it in the order he sent them
+                queues: dict[str, list[int]] = {}
+                for name, phase in sent[judge]:
+                    queues.setdefault(name, []).append(phase)
+                phase_of = [queues[m.sender].pop(0) for m in received]
+                calm = calm_outbox(load_config(paths[k].parent / "done" / paths[k].name), received, phase_of, tmp_path)
                 inputs = [(i.seq, i.kind, i.at.isoformat(), m and (m.sender, m.text, m.earliest.isoformat(), m.latest.isoformat()))
                           for i, m in bot.store.inputs()]
                 got = [(r.kind, r.recipient or "", mask_times(r.body)) for r in rows]
