@@ -92,3 +92,20 @@ def test_every_ruleset_answers_a_command_posted_in_the_thread(ruleset, players):
     step = g.apply(Message(g.name(seat), "状态", "thread"))
     assert [r.key for r in to(step, g.name(seat))] == ["common/command_in_thread"]
     assert step.events[0].kind == "command_in_thread" and step.events[0].data["verb"] == "status"
+
+
+def test_a_withdrawal_announced_with_its_reason_in_a_speech_post_reaches_the_sage_election():
+    """Rulebook 人类杀, the sage election: 「在这个过程中，任何玩家均可以选择宣布退选」 — a withdrawal announced in a
+    speech post in the thread, followed by its reason (issue 25: 「我退选，当不了贤者」), is recorded as one."""
+    from forumbot.engine.game import Game, Setup
+    from forumbot.engine.types import Deadline, Message
+
+    roles = {"A": "human", "B": "human", "C": "youkai", "D": "youkai", "E": "remilia", "F": "yukari"}
+    g = Game(Setup("human_kill", tuple("ABCDEF"), roles=roles, params={"sage": True}))
+    g.start()
+    while g.phase.kind != "election":
+        g.apply(Deadline(g.phase.id))
+    step = g.apply(Message("A", "我退选，当不了贤者", "thread"))
+    assert [e.data.get("seat") for e in step.events if e.kind == "withdrawn"] == [1]
+    talk = g.apply(Message("B", "A说他要退选，当不了贤者", "thread"))  # reported: talk, not B's withdrawal
+    assert not [e for e in talk.events if e.kind == "withdrawn"]
