@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from forumbot.config import SeasonConfig
-from forumbot.forums.errors import RateLimited
+from forumbot.forums.errors import ForumDown, RateLimited
 from forumbot.forums.memory import MemoryForum
 from forumbot.runtime.bot import Bot
 from forumbot.runtime.store import make_engine
@@ -150,6 +150,20 @@ def make_season(tmp_path: Path, players: list[str], roles: dict[str, str] | None
         if isinstance(forum, PacedForum):
             forum.advance = clock.advance
     return Season(config, forum, clock, db_url or f"sqlite:///{tmp_path / 'season.db'}")
+
+
+def no_answer_for(season: Season, recipient: str) -> Any:
+    """Private messages to ``recipient`` get no answer (a timeout: the forum may still write them); the others
+    go as usual. Returns the forum's own ``send_pm``, to put back."""
+    send_pm = season.forum.send_pm
+
+    def send(user, subject, body, conversation_id=None):
+        if user == recipient:
+            raise ForumDown("timed out")
+        return send_pm(user, subject, body, conversation_id)
+
+    season.forum.send_pm = send  # type: ignore[method-assign]
+    return send_pm
 
 
 def example_phases() -> list[list[tuple[str, str]]]:

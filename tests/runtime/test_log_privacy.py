@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot_helpers import make_season
+from bot_helpers import make_season, no_answer_for
 
 PLAYERS = ["張三", "李四", "王五", "趙六", "孫七", "周八", "吳九", "鄭十", "小明", "小華", "阿珍", "阿強", "Alice", "Bob"]
 ROLES = {"張三": "killer", "李四": "killer", "王五": "killer", "趙六": "police", "孫七": "police", "周八": "police",
@@ -84,18 +84,9 @@ def test_delivery_warnings_name_no_outbox_row(tmp_path, caplog):
     its id; DEBUG has the id."""
     import re
 
-    from forumbot.forums.errors import ForumDown
-
     s = make_season(tmp_path, list("ABCDEFG"), {"C": "killer"}, schedule={"default": "1h"})
     s.forum.request_horizon_seconds = 60
-    send_pm = s.forum.send_pm
-
-    def no_answer_for_d(user, subject, body, conversation_id=None):
-        if user == "D":
-            raise ForumDown("timed out")
-        return send_pm(user, subject, body, conversation_id)
-
-    s.forum.send_pm = no_answer_for_d
+    no_answer_for(s, "D")
     s.forum.full_mailboxes.add("E")
     with caplog.at_level(logging.DEBUG, logger="forumbot"):
         s.bot.cycle()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot_helpers import T0, make_season
+from bot_helpers import T0, make_season, no_answer_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,14 +134,7 @@ def test_the_prologue_starts_when_the_thread_and_every_role_pm_are_out(tmp_path)
     again; the thread's text then names the prologue's true deadline."""
     s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "1h"})
     s.forum.request_horizon_seconds = 60
-    send_pm = s.forum.send_pm
-
-    def no_answer_for_d(user, subject, body, conversation_id=None):
-        if user == "D":
-            raise ForumDown("timed out")
-        return send_pm(user, subject, body, conversation_id)
-
-    s.forum.send_pm = no_answer_for_d
+    send_pm = no_answer_for(s, "D")
     s.bot.cycle()
     assert s.bot.thread_id is None and s.bot.deadline() is None  # the thread waits for D's role PM
     [thread] = [r for r in s.bot.store.outbox() if r.kind == "thread"]
