@@ -19,7 +19,8 @@
   adapter) has passed since that moment, and sent again only if it is not there. A row found ``sending``
   with no such moment (the process died during the request, or the worker that claimed it did) waits the
   claim plus the adapter's request timeout (:meth:`Delivery.request_timeout`), and no less than the start
-  of this process (one send may be several requests, all ended by then), plus the horizon. A refused
+  of this process (one send may be several requests, all ended by then), plus the horizon; that instant is
+  stored as its ``gave_up_at``, so a process restarted again before the horizon ends does not start it anew. A refused
   row (``failed``) is looked for the same way before each retry.
 - **One stuck row holds only its destination.** A check ("was it written?") or a write that fails makes
   only its destination wait (an uncertain write: the request horizon), and from its second failure in a
@@ -212,6 +213,13 @@ class Delivery:
             return _HELD  # posts wait for the thread to exist
         if row.status == "sending" and row.id not in checked:
             ready = self._look_after(row)
+            if ready is not None and row.gave_up_at is None:
+                # the claim of a process that died: its request had ended by the time this one started. Stored,
+                # so that a later restart counts the horizon from here, not from its own start (a bot restarted
+                # more often than the horizon would otherwise never look)
+                ended = ready - self.horizon()
+                self.store.update_outbox(row.id, gave_up_at=ended)
+                row.gave_up_at = ended
             if ready is not None and self.bot.clock() < ready:
                 return _STUCK  # the forum may still be performing it: look only after its horizon
             if not self._in_time(until):

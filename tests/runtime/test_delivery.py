@@ -556,3 +556,22 @@ def test_a_claim_is_a_compare_and_set_under_the_stores_guard(tmp_path, db_url):
         store.claim_outbox(second, s.clock.now)
     store.guard = None
     assert store.outbox(("pending",))[0].id == second.id  # nothing written
+
+
+def test_a_bot_restarted_more_often_than_the_horizon_still_looks_for_a_dead_claim(tmp_path):
+    """A claim of a process that died is looked for a horizon after the first restart, not after the latest:
+    the instant its request had surely ended is stored (``gave_up_at``), so a bot killed again every 30 s
+    (less than the 60 s horizon) still finds the row and delivers what waits behind it."""
+    import pytest
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"})
+    s.forum.request_horizon_seconds = 60
+    s.forum.request_timeout_seconds = 20
+    late_write(s, "D", took=5, performed_after=10, then=Crash)
+    with pytest.raises(Crash):
+        s.bot.cycle()
+    for _ in range(4):  # killed every 30 s
+        s.restart()
+        drive(s, 30)
+    assert sum("welcome to" in m.body for m in s.forum.pms_to("D")) == 1
+    assert not [r for r in s.bot.store.outbox(("sending",)) if r.recipient == "D"]
