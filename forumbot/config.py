@@ -13,8 +13,19 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
+from forumbot.config_messages import name_list_problems
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.forums.settings import ForumSettings
 from forumbot.language.numbers import parse_duration
@@ -107,6 +118,12 @@ class SeasonConfig(BaseModel):
         False, description="attach a PNG chart of each vote round (who voted whom, totals, who did not vote) to its "
         "result post, where the forum takes images with a post (Discuz!: attachments); elsewhere the text only")
     path: Path | None = Field(None, exclude=True)
+    _warnings: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What :func:`load_config` found legal but likely wrong in the file, one message each ("key: ...")."""
+        return self._warnings
 
     @field_validator("time_zone")
     @classmethod
@@ -130,29 +147,44 @@ class SeasonConfig(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> SeasonConfig:
+    def _consistent(self, info: ValidationInfo) -> SeasonConfig:
+        problems = self.problems()
+        collect = info.context.get("problems") if isinstance(info.context, dict) else None
+        if isinstance(collect, list):
+            collect.extend(problems)  # load_config reports them with the rest of the file's mistakes
+        elif problems:
+            raise ValueError("\n".join(problems))
+        return self
+
+    def problems(self) -> list[str]:
+        """Every mistake between keys (each "key: what is wrong"), all of them: an alias of a name not among
+        the players, no thread or board, the judge among the players, two names that read alike, a phase
+        kind the ruleset does not open, a missing templates folder."""
+        problems = []
         for name in self.aliases:
             if name not in self.players:
-                raise ValueError(f"aliases: {name!r} is not in players")
+                problems.append(f'aliases."{name}": {name!r} is not in players (a player renamed or replaced? '
+                                "write the alias under the player's name as it is in players, or delete it)")
         if self.forum.thread_id is None and self.forum.forum_id is None:
-            raise ValueError("forum: needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
+            problems.append("forum: needs thread_id (an existing game thread) or forum_id (where the bot opens one)")
         if self.forum.username in self.players:
-            raise ValueError(f"players: the judge's account {self.forum.username!r} is listed among the players")
-        if clash := _name_clash(self.players, self.aliases):
-            raise ValueError(clash)
+            problems.append(f"players: the judge's account {self.forum.username!r} is listed among the players")
+        known = {k: v for k, v in self.aliases.items() if k in self.players}
+        if clash := _name_clash(self.players, known):
+            problems.append(clash)
         kinds = getattr(self._ruleset_class(), "phase_kinds", None)
         if kinds:
             unknown = sorted(set(self.schedule.lengths) - set(kinds))
             if unknown:
-                raise ValueError(f"schedule.lengths: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
-                                 f"its phases are {', '.join(kinds)}")
+                problems.append(f"schedule.lengths: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
+                                f"its phases are {', '.join(kinds)}")
             unknown = sorted(set(self.schedule.exact_kinds) - set(kinds))
             if unknown and "exact_kinds" in self.schedule.model_fields_set:  # the default names sunlight's poll
-                raise ValueError(f"schedule.exact_kinds: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
-                                 f"its phases are {', '.join(kinds)}")
+                problems.append(f"schedule.exact_kinds: names {', '.join(unknown)}, not a phase of {self.ruleset}; "
+                                f"its phases are {', '.join(kinds)}")
         if self.template_dir is not None and not Path(self.template_dir).is_dir():  # None without templates
-            raise ValueError(f"templates: the folder {self.template_dir} does not exist")
-        return self
+            problems.append(f"templates: the folder {self.template_dir} does not exist")
+        return problems
 
     def _ruleset_class(self):
         from forumbot.engine.ruleset import get_ruleset
@@ -261,53 +293,137 @@ def _name_clash(players: list[str], aliases: dict[str, list[str]]) -> str | None
 
 
 def load_config(path: str | Path) -> SeasonConfig:
-    """Read and validate a season file. Raises :class:`ConfigError` naming the key, the line and what
-    is allowed; also checks that the ruleset accepts the players, parameters and draw."""
+    """Read and validate a season file. Raises :class:`ConfigError` with every mistake of the file, one line
+    each ("PATH line N: key: what is wrong and the fix"), in the order of the file: the values, the keys
+    between them, and whether the ruleset accepts the players, parameters and draw. A TOML syntax mistake
+    stops the reading there (one line). The loaded config's :attr:`SeasonConfig.warnings` hold what is
+    legal but likely wrong (:func:`forumbot.config_warnings.season_warnings`)."""
+    from forumbot.config_warnings import season_warnings
+
     path = Path(path)
     try:
         text, data = read_toml_file(path)
     except TomlFileError as exc:
         raise ConfigError(str(exc)) from None
+    found, data = name_list_problems(data)
+    config, between = _validate(data, path, found)
+    found += [_split_key(problem) for problem in between]
+    game = None
+    if config is not None:
+        game = _ruleset_check(config, found)
+    if found:
+        raise ConfigError("\n".join(_lines(path, text, found)))
+    assert config is not None
+    config._warnings = season_warnings(config, text, game)
+    return config
+
+
+_FREE_TABLES = {("schedule", "lengths"), ("aliases",), ("params",), ("roles",)}
+
+
+def _validate(data: dict[str, Any], path: Path, found: list[tuple[list, str]]) -> tuple[SeasonConfig | None, list[str]]:
+    """The config of ``data`` and the mistakes between its keys (:meth:`SeasonConfig.problems`); each wrong
+    value is added to ``found`` and set aside, and the rest validated again, so that one run finds them all.
+    None when a required key is wrong (the checks between keys then cannot run)."""
+    from forumbot.config_messages import plain_errors, without
+
+    models: dict[tuple[str, ...], type[BaseModel]] = {(): SeasonConfig, ("schedule",): Schedule, ("forum",): ForumSettings}
+    attempt: dict[str, Any] | None = {**data, "path": path.resolve()}
+    for _ in range(8):
+        assert attempt is not None
+        between: list[str] = []
+        try:
+            return SeasonConfig.model_validate(attempt, context={"problems": between}), between
+        except ValidationError as exc:
+            errors = plain_errors(exc, attempt, models, MISSING_HINTS, EXAMPLES)
+        new = [e for e in errors if e not in found]
+        found += new
+        if not new:
+            return None, []
+        for loc, _ in errors:
+            if attempt is None:
+                break
+            attempt = without(attempt, loc, models, _FREE_TABLES) or (
+                _stand_in_forum(attempt) if loc[:1] == ["forum"] else None)
+        if attempt is None:
+            return None, []
+    return None, []
+
+
+def _stand_in_forum(data: dict[str, Any]) -> dict[str, Any] | None:
+    """``data`` with a ``[forum]`` table that validates, keeping what the checks between keys read (the
+    judge's name, the thread and board), so that those checks run while the forum's mistakes are told."""
+    table = data.get("forum")
+    if not isinstance(table, dict):
+        return None
+    stand_in: dict[str, Any] = {"base_url": "http://forum.invalid", "password_env": "FORUMBOT_PASSWORD"}
+    if isinstance(table.get("username"), str) and table["username"]:
+        stand_in["username"] = table["username"]
+    else:
+        stand_in["username"] = "\x00"
+    for key in ("thread_id", "forum_id"):
+        if isinstance(table.get(key), int) and table[key] > 0:
+            stand_in[key] = table[key]
+    if ("thread_id" in table or "forum_id" in table) and "thread_id" not in stand_in and "forum_id" not in stand_in:
+        stand_in["forum_id"] = 1  # written, but wrong: that mistake is told already (neither: the check says so)
+    return {**data, "forum": stand_in}
+
+
+def _split_key(problem: str) -> tuple[list, str]:
+    """("key path", message) of a "key: message" problem (a player's name in quotes: aliases."张三")."""
+    if m := re.match(r'^([a-z_]+(?:\.(?:[a-z_]+|"[^"]+"))*): ', problem):
+        return [part.strip('"') for part in re.findall(r'"[^"]+"|[a-z_]+', m.group(1))], problem[m.end():]
+    return [], problem
+
+
+def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game | None:
+    """The game ``config`` starts (its ruleset, players, parameters and draw accepted), or None with the
+    reason added to ``found``. An alias of a name not among the players is left out (told already)."""
+    from forumbot.config_messages import plain_errors
+    from forumbot.engine.ruleset import get_ruleset
+
     try:
-        config = SeasonConfig.model_validate({**data, "path": path.resolve()})
-    except ValidationError as exc:
-        lines = []
-        for e in exc.errors(include_url=False):
-            loc = [str(p) for p in e["loc"]]
-            msg = e["msg"].removeprefix("Value error, ")
-            if not loc and (m := re.match(r'^([a-z_]+(?:\.(?:[a-z_]+|"[^"]+"))*): ', msg)):
-                # a whole-file check names the key it is about (a player's name in quotes)
-                loc = [part.strip('"') for part in re.findall(r'"[^"]+"|[a-z_]+', m.group(1))]
-                msg = msg[m.end():]
-            line = locate(text, loc)
-            if e["type"] == "extra_forbidden":
-                msg = "unknown key (check its spelling; see docs/config.md for the keys allowed)"
-            elif e["type"] == "literal_error":
-                msg = msg.replace("Input should be", "allowed:")
-            elif e["type"] == "missing":
-                msg = "missing: " + MISSING_HINTS.get(".".join(loc), "add it (see docs/config.md)")
-            elif e["type"].startswith(("time", "datetime")):
-                msg += "; " + EXAMPLES.get(loc[-1], "see docs/config.md")
-            where = ".".join(loc) or "(top level)"
-            lines.append(f"{path}{f' line {line}' if line else ''}: {where}: {msg}")
-        raise ConfigError("\n".join(lines)) from None
+        cls = get_ruleset(config.ruleset)
+    except KeyError:
+        cls = None
+    if cls is not None:
+        try:
+            cls.Params.model_validate(config.params)
+        except ValidationError as exc:
+            errors = plain_errors(exc, config.params, {(): cls.Params}, {}, {})
+            names = ", ".join(cls.Params.model_fields) or "none"
+            found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}"
+                                                   if message.startswith("unknown key") else ""))
+                      for loc, message in errors]
+            return None
+    known = {k: v for k, v in config.aliases.items() if k in config.players}
+    checked = config if known == config.aliases else config.model_copy(update={"aliases": known})
     try:
-        Game(config.setup("check")).start()
+        game = Game(checked.setup("check"))
+        game.start()
     except SetupError as exc:
         message = str(exc)
         loc = ["players"]
         if message.startswith("unknown ruleset"):
             loc = ["ruleset"]
-        elif message.startswith("bad parameters"):
-            field = re.search(r": ([a-z_]+)(?:\.[a-z_0-9]+)*: ", message)
-            loc = ["params", field.group(1)] if field else ["params"]
         elif config.roles and ("draw" in message or "role" in message):
             loc = ["roles"]
         elif written := [k for k in config.params if re.search(rf"\b(?:{re.escape(k)}|{re.escape(k.rstrip('s'))})\b", message)]:
             loc = ["params", written[0]]  # e.g. killers = 9: the role counts it makes need more players
-        line = locate(text, loc) or locate(text, loc[:1])
-        raise ConfigError(f"{path}{f' line {line}' if line else ''}: {'.'.join(loc)}: {message}") from None
-    return config
+        found.append((loc, message))
+        return None
+    return game
+
+
+def _lines(path: Path, text: str, found: list[tuple[list, str]]) -> list[str]:
+    """One line per mistake, "PATH line N: key: message", in the order of the file (unplaced ones last)."""
+    placed = []
+    for loc, message in found:
+        keys = [str(k) for k in loc]
+        line = locate(text, keys) or (locate(text, keys[:1]) if keys else None)
+        placed.append((line or 10**9, f"{path}{f' line {line}' if line else ''}: {'.'.join(keys) or '(top level)'}: {message}"))
+    ordered = sorted(dict.fromkeys(placed), key=lambda x: x[0])
+    return [line for _, line in ordered]
 
 
 MISSING_HINTS = {

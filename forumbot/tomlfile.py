@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from forumbot.toml_syntax import syntax_message
+
 BOM = "\ufeff"
 
 #: full-width or typographic characters that break TOML outside a string -> (what it is, what to type)
@@ -56,6 +58,12 @@ def read_toml_file(path: Path) -> tuple[str, dict[str, Any]]:
         raw = path.read_bytes()
     except OSError as exc:
         raise TomlFileError(f"cannot read {path}: {exc.strerror}") from None
+    if utf16 := _utf16(raw):
+        raise TomlFileError(
+            f"{path}: the file is saved as {utf16} (Windows Notepad calls it \"Unicode\"); a season file must be "
+            "saved as UTF-8. In Notepad: File → Save As → Encoding: UTF-8; or convert it with "
+            f"`iconv -f UTF-16 -t UTF-8 {path.name} > new.toml`"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -84,7 +92,24 @@ def read_toml_file(path: Path) -> tuple[str, dict[str, Any]]:
                 f"{path} line {line}, column {column}: {what} {char!r} (U+{ord(char):04X}) outside quotes breaks "
                 f"the TOML: {typed}, with the keyboard in English mode (e.g. players = [\"张三\", \"李四\"])"
             ) from None
-        raise TomlFileError(bad_value_message(path, text, str(exc)) or f"{path} is not valid TOML: {exc}") from None
+        message = str(exc)
+        # a list never closed is noticed lines later, on a line bad_value_message would wrongly blame
+        advice = None if message.startswith(("Unclosed", "Cannot")) else bad_value_message(path, text, message)
+        if advice:
+            raise TomlFileError(advice) from None
+        raise TomlFileError(f"{path} {syntax_message(text, message)}") from None
+
+
+def _utf16(raw: bytes) -> str | None:
+    """"UTF-16" when ``raw`` is UTF-16 text (with a byte order mark, or without one: zero bytes beside ASCII
+    characters, as Notepad's "Unicode" writes), else None. TOML allows no zero byte, so UTF-8 text never
+    looks like this."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    sample = raw[:1000]
+    if sample.count(0) * 4 >= len(sample) > 0:
+        return "UTF-16"
+    return None
 
 
 _STRING = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*', re.DOTALL)

@@ -36,10 +36,12 @@ def setup_logging(level: str = "INFO") -> None:
 
 
 def _load(path: Path) -> SeasonConfig:
+    """The season file at ``path``; its mistakes end the command, one line each (exit status 2)."""
     try:
         return load_config(path)
     except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        for line in str(exc).splitlines():
+            typer.echo(f"error: {line}", err=True)
         raise typer.Exit(2) from None
 
 

@@ -65,7 +65,7 @@ def test_password_from_secrets_files_relative_to_the_season(tmp_path):
 @pytest.mark.parametrize(
     ("body", "expected"),
     [
-        ("[forum\n", "not valid TOML"),
+        ("[forum\n", "line 1: a table header must end with ']'"),
         ("[season]\nname = 'x'\n", "no [forum] table"),
         ('[forum]\nbase_url = "ftp://h"\nusername = "u"\npassword_env = "X"\n', "forum.base_url"),
         ('[forum]\nbase_url = "http://h"\nusername = "u"\npassword_env = "X"\nthread_id = -3\n', "forum.thread_id"),

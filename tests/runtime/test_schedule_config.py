@@ -108,7 +108,7 @@ def test_cli_check_and_init(tmp_path):
     ('players = ["", "B", "C", "D"]', "players", "not empty"),
     ('[aliases]\n"A" = ["小A", "B"]', "aliases.A", "the name of the player B"),
     ('[aliases]\n"A" = ["阿"]\n"B" = ["阿"]', "aliases.B", "an alias of A"),
-    ('[aliases]\n"Z" = ["zz"]', "aliases", "not in players"),
+    ('[aliases]\n"Z" = ["zz"]', "aliases.Z", "not in players"),
     ('[schedule.lengths]\npol = "2h"', "schedule.lengths", "prologue, vote, poll, kill"),
     ('[schedule.lengths]\nvote = "1h"\nnight = "0m"', "schedule.lengths.night", "must be positive"),
     ('[schedule.lengths]\nvote = "two hours"', "schedule.lengths.vote", "is not a duration"),
