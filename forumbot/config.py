@@ -25,7 +25,8 @@ from pydantic import (
     model_validator,
 )
 
-from forumbot.config_messages import name_list_problems
+from forumbot.config_messages import locate, name_list_problems
+from forumbot.config_warnings import season_warnings
 from forumbot.engine.game import Game, Setup, SetupError
 from forumbot.forums.settings import ForumSettings
 from forumbot.language.numbers import parse_duration
@@ -298,8 +299,6 @@ def load_config(path: str | Path) -> SeasonConfig:
     between them, and whether the ruleset accepts the players, parameters and draw. A TOML syntax mistake
     stops the reading there (one line). The loaded config's :attr:`SeasonConfig.warnings` hold what is
     legal but likely wrong (:func:`forumbot.config_warnings.season_warnings`)."""
-    from forumbot.config_warnings import season_warnings
-
     path = Path(path)
     try:
         text, data = read_toml_file(path)
@@ -438,25 +437,3 @@ EXAMPLES = {
     "daily_deadline": "write e.g. daily_deadline = 22:00:00 (a TOML time, no quotes)",
     "start": "write e.g. start = 2026-12-02T20:00:00 (a TOML date-time, local to time_zone, no quotes)",
 }
-
-
-def locate(text: str, loc: list[str]) -> int | None:
-    """The line (1-based) where the key ``loc`` (a path such as ["schedule", "lengths", "vote"]) is
-    written in the TOML ``text``, or of its nearest written parent; None if not found."""
-    lines = text.splitlines()
-    best: int | None = None
-    table: list[str] = []
-    for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        m = re.match(r"^\[+\s*([^\]]+?)\s*\]+", line)
-        if m:
-            table = [p.strip().strip('"') for p in m.group(1).split(".")]
-            if table == loc[: len(table)]:
-                best = number
-            continue
-        m = re.match(r'^("?)([^"=]+?)\1\s*=', line)
-        if m:
-            key = table + [p.strip().strip('"') for p in m.group(2).split(".")]
-            if key == loc[: len(key)]:
-                best = number
-    return best

@@ -189,3 +189,25 @@ def _deep_copy(data: Any) -> Any:
     if isinstance(data, list):
         return [_deep_copy(v) for v in data]
     return data
+
+
+def locate(text: str, loc: list[str]) -> int | None:
+    """The line (1-based) where the key ``loc`` (a path such as ["schedule", "lengths", "vote"]) is
+    written in the TOML ``text``, or of its nearest written parent; None if not found."""
+    lines = text.splitlines()
+    best: int | None = None
+    table: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        m = re.match(r"^\[+\s*([^\]]+?)\s*\]+", line)
+        if m:
+            table = [p.strip().strip('"') for p in m.group(1).split(".")]
+            if table == loc[: len(table)]:
+                best = number
+            continue
+        m = re.match(r'^("?)([^"=]+?)\1\s*=', line)
+        if m:
+            key = table + [p.strip().strip('"') for p in m.group(2).split(".")]
+            if key == loc[: len(key)]:
+                best = number
+    return best

@@ -155,6 +155,8 @@ def _check_file(config: Path, forum: bool) -> None:
     typer.echo(f"  database: {c.database_url.split('@')[-1]}")
     if warning := past_start_warning(c):
         typer.echo(warning)
+    for line in file_warnings(c, config, password=not forum):  # with --forum a missing password is an error
+        typer.echo(line)
     if not forum:
         for line in vote_chart_lines(c):
             typer.echo(line)
@@ -180,6 +182,17 @@ def _check_file(config: Path, forum: bool) -> None:
             typer.echo(line)
         if missing or failed(report):
             raise typer.Exit(1)
+
+
+def file_warnings(c: SeasonConfig, path: Path, password: bool = False) -> list[str]:
+    """The season file's warnings (legal but likely wrong: :mod:`forumbot.config_warnings`), one
+    "WARNING: PATH line N: key: ..." line each; with ``password``, also a password that cannot be read."""
+    from forumbot.config_warnings import password_warning
+
+    found = list(c.warnings)
+    if password and (missing := password_warning(c)):
+        found.append(missing)
+    return [f"WARNING: {path} {w}" if w.startswith("line ") else f"WARNING: {path}: {w}" for w in found]
 
 
 @app.command("run")
@@ -210,6 +223,8 @@ def run(
     except SettingsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    for line in file_warnings(c, config):  # they do not stop the season: an error would have
+        typer.echo(line, err=True)
     warning = past_start_warning(c)  # before the database is opened: it tells whether the season ran
     run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
 

@@ -52,6 +52,10 @@ class Ruleset:
     roles: ClassVar[dict[str, str]]
     default_role: ClassVar[str]
     min_players: ClassVar[int] = 3
+    #: the player counts the rulebook's table of roles is written for: (fewest, most; None: no upper bound),
+    #: or None when the rulebook gives none. Legal outside it (down to ``min_players``), but ``forumbot check``
+    #: warns (:meth:`table_sizes`)
+    table_players: ClassVar[tuple[int, int | None] | None] = None
     #: every phase kind the ruleset opens besides the prologue (a season's schedule may name them)
     phase_kinds: ClassVar[tuple[str, ...]] = ()
     #: the version of this ruleset's behaviour, recorded in each season: bumped by hand when a change (here or in
@@ -67,6 +71,11 @@ class Ruleset:
         self.params = params
 
     # --- set-up -----------------------------------------------------------------------------------
+    def table_sizes(self) -> tuple[int, int | None] | None:
+        """The player counts the rulebook's table (with this season's parameters) is written for, (fewest,
+        most or None), or None: :attr:`table_players` by default."""
+        return self.table_players
+
     def role_counts(self, n_players: int) -> dict[str, int]:
         """How many of each role a draw for ``n_players`` deals (counts sum to ``n_players``)."""
         raise NotImplementedError

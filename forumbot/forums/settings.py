@@ -85,6 +85,9 @@ class ForumSettings(BaseModel):
     retries: int = Field(default=3, ge=0, le=10)
     backoff_seconds: float = Field(default=0.5, ge=0)
     request_horizon_seconds: float = Field(default=60.0, ge=0)  # how late the forum may still perform a request
+    # the forum's minimum post length (Discuz!: bytes in the site's charset; NodeBB, phpBB: characters); None: the
+    # engine's default (forumbot.config_warnings.MIN_POST_LENGTH). `check` warns when a thread vote is shorter
+    min_post_length: int | None = Field(default=None, ge=0)
     # Discuz! only (ignored by other engines)
     charset: Literal["auto", "utf-8", "gbk"] = "auto"
     site_time_zone: str = "Asia/Shanghai"
@@ -232,6 +235,7 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             site_time_zone=settings.site_time_zone,
             login_api_version=settings.login_api_version,
             request_horizon_seconds=settings.request_horizon_seconds,
+            min_post_bytes=settings.min_post_length,
         )
     if settings.engine == "nodebb":
         from forumbot.forums.nodebb import NodeBBForum

@@ -261,11 +261,14 @@ class Service:
     def _load(self, path: Path) -> SeasonConfig | None:
         self._invalid.pop(path, None)
         try:
-            return load_config(path)
+            config = load_config(path)
         except ConfigError as exc:
             self._invalid[path] = "not a season file: " + str(exc).splitlines()[0]
             log.error("%s is not a season file that can run (it is read again when it changes): %s", path, exc)
             return None
+        for warning in config.warnings:  # legal but likely wrong: the season runs (forumbot check tells the same)
+            log.warning("%s %s", path, warning)
+        return config
 
     def archive(self, path: Path, config: SeasonConfig) -> None:
         """Move a finished season's file (and its default SQLite database) to ``done/``."""

@@ -93,7 +93,7 @@ def test_check_warns_about_a_start_in_the_past(tmp_path):
     assert result.exit_code == 0
     assert "WARNING: schedule.start" in result.output and "in the past" in result.output, result.output
     future = _write(tmp_path, (SEASON + "[schedule]\nstart = 2099-03-01T20:00:00\n").encode("utf-8"), "later.toml")
-    assert "WARNING" not in CliRunner().invoke(app, ["check", str(future)]).output
+    assert "in the past" not in CliRunner().invoke(app, ["check", str(future)]).output
 
 
 @pytest.mark.parametrize("ruleset", ruleset_ids())
@@ -107,7 +107,7 @@ def test_init_writes_no_start_in_the_past(tmp_path, ruleset, monkeypatch):
     start = config.start_utc()
     assert start is None or start > later
     checked = CliRunner().invoke(app, ["check", str(path)])
-    assert checked.exit_code == 0 and "WARNING" not in checked.output, checked.output
+    assert checked.exit_code == 0 and "in the past" not in checked.output, checked.output
 
 
 def test_init_refuses_a_ruleset_name_as_the_path(tmp_path, monkeypatch) -> None:

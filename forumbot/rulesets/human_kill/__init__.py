@@ -79,6 +79,7 @@ class HumanKill(Ruleset):
     phase_kinds = ("prologue", "iku", "remilia", "mamizou", "exorcism", "yukari", "doremy", "election", "sage_vote",
                    "sage_pleas", "sage_runoff", "succession", "souten", "order", "banish", "banish_runoff")
     min_players = 6
+    table_players = (min(STANDARD), max(STANDARD))  # the appendix's table: 6-16 players
     actions = ACTIONS
     role_reply_data = views.role_reply_data
     status_extras = views.status_extras
@@ -127,6 +128,11 @@ class HumanKill(Ruleset):
         self.win_reason: str | None = None
 
     # --- set-up -----------------------------------------------------------------------------------
+    def table_sizes(self) -> tuple[int, int | None]:
+        """The appendix's table (6-16 players), widened by the rows the season's ``params.table`` adds."""
+        sizes = set(STANDARD) | set(self.params.table)
+        return min(sizes), max(sizes)
+
     def role_counts(self, n_players: int) -> dict[str, int]:
         """The standard table's row for ``n_players`` (the appendix; a season may replace rows), or the
         rulebook's thirds (准备游戏: 「全体人类、普通妖怪和大妖怪的数量应该近似相当。若出现不是 3 的倍数的情况，

@@ -43,6 +43,7 @@ class InterviewVampire(Ruleset):
     default_role = HUMAN
     phase_kinds = ("prologue", "night", "day")
     min_players = 5
+    table_players = (12, 13)  # 《夜访吸血鬼》: 12-13 players, one vampire at the start
     actions = ACTIONS
     closers: ClassVar[dict[str, str | Closer]] = {"prologue": "_close_prologue", "night": "_dawn", "day": day.close_day}
     on_thread_command = day.on_thread_command

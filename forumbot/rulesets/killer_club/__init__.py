@@ -55,6 +55,7 @@ class KillerClub(Ruleset):
     default_role = CIVILIAN
     phase_kinds = ("prologue", "night", "vote", "runoff", "choice")
     min_players = 6
+    table_players = (8, None)  # the rulebook's note 1: fewer than 8 players is thin; larger games add killers
     actions = ACTIONS
     closers: ClassVar[Mapping[str, str | Closer]] = {
         "prologue": "_close_prologue", "night": "_close_night", "vote": day.close_vote, "runoff": day.close_vote,

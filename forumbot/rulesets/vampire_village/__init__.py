@@ -47,6 +47,7 @@ from forumbot.rulesets.vampire_village.roles import (
     PIPER,
     PIPER_WIN,
     POWER_ROLES,
+    PRESETS,
     ROLES,
     SEER,
     VAMPIRE,
@@ -71,6 +72,7 @@ class VampireVillage(Ruleset):
     #: the death windows do not use up the last-words window (the dead speak when the others do)
     will_skips = ("shot", "successor")
     min_players = 4
+    table_players = (min(PRESETS), max(PRESETS))  # 【參加人數及職業配置】: 13-18 players
     actions = ACTIONS
     closers: ClassVar[dict[str, str | Closer]] = {
         "prologue": "_close_prologue", "cupid": "_close_cupid", "night": "_close_night", "witch": "_dawn",
