@@ -342,6 +342,10 @@ def _validate(data: dict[str, Any], path: Path, found: list[tuple[list, str]]) -
         for loc, _ in errors:
             if attempt is None:
                 break
+            if loc in (["forum", "thread_id"], ["forum", "forum_id"]) and isinstance(attempt.get("forum"), dict):
+                # written, but wrong (told): a stand-in keeps "needs thread_id or forum_id" from being told too
+                attempt = {**attempt, "forum": {**attempt["forum"], str(loc[1]): 1}}
+                continue
             attempt = without(attempt, loc, models, _FREE_TABLES) or (
                 _stand_in_forum(attempt) if loc[:1] == ["forum"] else None)
         if attempt is None:

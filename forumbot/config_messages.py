@@ -131,7 +131,7 @@ def _message(e: dict[str, Any], keys: Loc, value: Any, data: dict[str, Any],
         return "missing: " + missing_hints.get(".".join(str(k) for k in keys), "add it (see docs/config.md)")
     if kind == "literal_error":
         return f"{_shown(value)} is not allowed: write one of {ctx.get('expected', '')}".rstrip()
-    if kind == "list_type":
+    if kind in ("list_type", "tuple_type", "set_type"):
         example = _quoted_list([str(value)]) if isinstance(value, str | int) else '["..."]'
         return f"write {leaf} as a list, in brackets: {leaf} = {example}"
     if kind == "string_type":

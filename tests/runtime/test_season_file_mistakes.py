@@ -128,3 +128,22 @@ def test_check_prints_each_mistake_on_its_own_error_line(tmp_path):
     assert len(errors) == 3 and "Traceback" not in result.output, result.output
     assert 'players = ["甲", "乙"]' in errors[0] and "needs at least 4 players, got 2" in errors[1]
     assert "line 7: seed: 1.5 cannot be used here: write a whole number" in errors[2]
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("forum_id = 1", "forum_id = 0", ["line 12: forum.forum_id: 0 is too small: it must be more than 0"]),
+    ("forum_id = 1", 'forum_id = "one"', ["'one' is not a whole number: write digits without quotes"]),
+    ('name = "第一季"', "name = 3", ['line 1: name: 3 is not text: write it in quotes, "3"']),
+    ("forum_id = 1", 'forum_id = 1\nengine = "mybb"\nretries = 99',
+     ["forum.engine: 'mybb' is not allowed: write one of 'flaskbb', 'discuz', 'nodebb' or 'phpbb'",
+      "forum.retries: 99 is too large: it must be at most 10"]),
+    ("[forum]", "[forums]", ["forums: unknown key: did you mean forum?", "forum: missing: add a [forum] table"]),
+    ("forum_id = 1", "forum_id = 1\n[params]\npoints = 3", ["params.points: write points as a list"]),
+    ("forum_id = 1", 'forum_id = 1\n[schedule]\nreminders = ["1h", 2]',
+     ['schedule.reminders: the 2nd reminder: 2 is not text: write it in quotes, "2"']),
+    ("forum_id = 1", 'forum_id = 1\n[aliases]\n"甲" = "小甲"', ['aliases.甲: write the aliases of 甲 as a list: "甲" = ["小甲"]']),
+])
+def test_each_mistake_in_plain_words(tmp_path, old, new, words):
+    message = _mistakes(tmp_path, SEASON.replace(old, new))
+    assert all(w in message for w in words), message
+    assert len(message.splitlines()) == len(words), message  # nothing told twice or as a consequence

@@ -122,3 +122,14 @@ def test_run_prints_the_warnings_and_goes_on_an_error_stops_it(tmp_path, monkeyp
     bad = _season(tmp_path, TWELVE[:10], top='locale = "fr"')
     result = CliRunner().invoke(app, ["run", str(bad)])
     assert result.exit_code == 2 and not started and "error:" in result.output, result.output
+
+
+def test_serve_logs_a_files_warnings_and_runs_it(tmp_path, caplog):
+    from forumbot.serve.service import ServeOptions, Service
+
+    caplog.set_level("WARNING", logger="forumbot")
+    path = _season(tmp_path, TWELVE[:10])
+    service = Service(ServeOptions(tmp_path))
+    assert service._load(path) is not None
+    logged = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any(str(path) in m and "written for 12–13 players" in m for m in logged), logged
