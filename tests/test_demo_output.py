@@ -48,7 +48,7 @@ def test_demo_refuses_a_bad_option_before_starting_the_forum(monkeypatch: pytest
     monkeypatch.setattr(forumbot.testforum, "start_forum", lambda *a, **k: started.append(a) or pytest.fail("started"))
     res = CliRunner().invoke(app, ["demo", "--locale", "fr", "--no-wait"])
     assert res.exit_code == 2 and not started, res.output
-    assert res.output.strip() == "error: --locale: allowed: 'zh-Hans', 'zh-Hant' or 'en'", res.output
+    assert res.output.strip() == "error: --locale: 'fr' is not allowed: write one of 'zh-Hans', 'zh-Hant' or 'en'", res.output
 
 
 def test_demo_players_wait_for_the_roles_to_be_drawn() -> None:
