@@ -161,7 +161,11 @@ def syntax_message(text: str, error: str) -> str:
     twice = written_twice(text) if what.startswith(("Cannot overwrite", "Cannot declare", "Cannot mutate")) else None
     if twice:
         name, first, second = twice
-        if _TABLE_LINE.match(text.split("\n")[second - 1]):
+        lines = text.split("\n")
+        if _TABLE_LINE.match(lines[second - 1]) and not _TABLE_LINE.match(lines[first - 1]):
+            return (f"line {second}: {name}: written as a key on line {first} and as a table on line {second}: one "
+                    "name is one or the other; rename or delete one of them")
+        if _TABLE_LINE.match(lines[second - 1]):
             return (f"line {second}: {name}: the table [{name}] is written twice, on line {first} and on line "
                     f"{second}: put all its keys under one [{name}] and delete the other header")
         return (f"line {second}: {name}: written twice, on line {first} and on line {second}: a key may be "
@@ -179,10 +183,18 @@ def syntax_message(text: str, error: str) -> str:
                 return (f"line {outer.line}: {outer.key or 'a value'}: the {outer_kind} opened with "
                         f"{outer.char!r} on line {outer.line} is never closed: add {outer_closer!r} after its last "
                         f"value{', and separate its values with commas' if outer.char == '[' else ''}")
-            if line is not None:
-                return (f"line {line}: {inner.key or 'a value'}: a comma is missing before column {column} in the "
-                        f"{kind} opened on line {inner.line} (values in a {kind} are separated by commas, e.g. "
-                        + ('players = ["张三", "李四"])' if closer == "]" else "{ a = 1, b = 2 })"))
+            if line is not None and stop is not None:
+                owner = inner.key or "a value"
+                here = text[stop:]
+                container = "a list" if closer == "]" else "an inline table"
+                if what.startswith("Invalid value") and (word := re.match(r"[^\s,\]}\"'=\d+\-\[{]+", here)):
+                    return (f"line {line}: {owner}: {word.group(0)!r} is not in quotes: every name or text in "
+                            f"{container} goes in quotes, e.g. \"{word.group(0)}\"")
+                if what.startswith("Invalid value") and here.startswith(","):
+                    return f"line {line}: {owner}: a comma with no value before it (two commas in a row?) in the {kind}"
+                return (f"line {line}: {owner}: a comma is missing before column {column} in the {kind} opened on line "
+                        f"{inner.line} (values in {container} are separated by "
+                        "commas, e.g. " + ('players = ["张三", "李四"])' if closer == "]" else "{ a = 1, b = 2 })"))
     key = key_at(text, line) if line else None
     where = f"line {line}: " if line else ""
     named = f"{key}: " if key else ""

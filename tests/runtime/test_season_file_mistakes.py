@@ -147,3 +147,14 @@ def test_each_mistake_in_plain_words(tmp_path, old, new, words):
     message = _mistakes(tmp_path, SEASON.replace(old, new))
     assert all(w in message for w in words), message
     assert len(message.splitlines()) == len(words), message  # nothing told twice or as a consequence
+
+
+@pytest.mark.parametrize("players,words", [
+    ('["甲", "乙", 丙, "丁", "戊"]', "line 6: players: '丙' is not in quotes: every name or text in a list goes in "
+                                   'quotes, e.g. "丙"'),
+    ('["甲", "乙",, "丁", "戊"]', "line 6: players: a comma with no value before it"),
+    ('["甲", "乙", "丙", "丁", "戊"]\n[players]\nx = 1', "line 7: players: written as a key on line 6 and as a table on line 7"),
+])
+def test_a_list_toml_cannot_read_says_why(tmp_path, players, words):
+    message = _mistakes(tmp_path, SEASON.replace('["甲", "乙", "丙", "丁", "戊"]', players))
+    assert words in message, message
