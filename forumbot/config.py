@@ -308,8 +308,8 @@ def load_config(path: str | Path) -> SeasonConfig:
     config, between = _validate(data, path, found)
     found += [_split_key(problem) for problem in between]
     game = None
-    if config is not None:
-        game = _ruleset_check(config, found)
+    if config is not None and not any(loc == ["players"] and "listed twice" in m for loc, m in found):
+        game = _ruleset_check(config, found)  # (a name listed twice is told once, not again by the ruleset)
     if found:
         raise ConfigError("\n".join(_lines(path, text, found)))
     assert config is not None

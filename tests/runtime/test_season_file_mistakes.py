@@ -158,3 +158,8 @@ def test_each_mistake_in_plain_words(tmp_path, old, new, words):
 def test_a_list_toml_cannot_read_says_why(tmp_path, players, words):
     message = _mistakes(tmp_path, SEASON.replace('["甲", "乙", "丙", "丁", "戊"]', players))
     assert words in message, message
+
+
+def test_a_player_listed_twice_is_told_once(tmp_path):
+    message = _mistakes(tmp_path, SEASON.replace('"乙", "丙"', '"乙", "乙"'))
+    assert len(message.splitlines()) == 1 and "one player listed twice" in message, message
