@@ -318,6 +318,8 @@ def load_config(path: str | Path) -> SeasonConfig:
 
 
 _FREE_TABLES = {("schedule", "lengths"), ("aliases",), ("params",), ("roles",)}
+#: values that stand in for a [forum] key told wrong, so that the rest of the file is still checked
+_FORUM_STAND_INS = {"thread_id": 1, "forum_id": 1, "base_url": "http://forum.invalid", "username": "\x00"}
 
 
 def _validate(data: dict[str, Any], path: Path, found: list[tuple[list, str]]) -> tuple[SeasonConfig | None, list[str]]:
@@ -342,9 +344,11 @@ def _validate(data: dict[str, Any], path: Path, found: list[tuple[list, str]]) -
         for loc, _ in errors:
             if attempt is None:
                 break
-            if loc in (["forum", "thread_id"], ["forum", "forum_id"]) and isinstance(attempt.get("forum"), dict):
-                # written, but wrong (told): a stand-in keeps "needs thread_id or forum_id" from being told too
-                attempt = {**attempt, "forum": {**attempt["forum"], str(loc[1]): 1}}
+            stand_in = _FORUM_STAND_INS.get(str(loc[1])) if len(loc) == 2 and loc[0] == "forum" else None
+            if stand_in is not None and isinstance(attempt.get("forum"), dict):
+                # wrong or missing (told): a stand-in value lets the rest of [forum] be checked, and keeps
+                # "needs thread_id or forum_id" from being told too
+                attempt = {**attempt, "forum": {**attempt["forum"], str(loc[1]): stand_in}}
                 continue
             attempt = without(attempt, loc, models, _FREE_TABLES) or (
                 _stand_in_forum(attempt) if loc[:1] == ["forum"] else None)
