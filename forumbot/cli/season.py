@@ -234,12 +234,15 @@ def status(
         return
     bot = _bot(c)
     g = bot.game
+    problem = problem_words(bot.forum_problem(), c)
     if not bot.started:
-        typer.echo(f"season {c.name!r}: not started")
+        typer.echo(f"season {c.name!r}: not started" + (f": {problem}" if problem else ""))
         return
     dl = bot.deadline()
     typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
                + (" — PAUSED" if bot.timing.paused_since else ""))
+    if problem:
+        typer.echo(f"  forum: {problem}")
     if dl:
         typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
     elif not g.finished and not bot.timing.paused_since:
@@ -248,7 +251,8 @@ def status(
     if not g.finished:
         pending = set(g.ruleset.pending())
         typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
-        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s not in pending) or 'nobody'}")
+        owing = _owing(g.ruleset)
+        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
     if bot.thread_commands:
         typer.echo("  commands posted in the thread (not counted; the player was told by PM):")
         for pid, name, verb in bot.thread_commands[-10:]:
@@ -267,9 +271,43 @@ def status(
     typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for r in rows:
         if r.status in ("failed", "sending", "undeliverable", "cancelled"):
-            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {r.attempts} attempts: {r.last_error or ''}")
+            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {_count(r.attempts, 'attempt')}: "
+                       f"{_why(r)}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
+
+
+def problem_words(problem: dict[str, str] | None, c: SeasonConfig) -> str:
+    """The bot's :meth:`~forumbot.runtime.bot.Bot.forum_problem` in words for ``status`` ("" when none): that
+    the forum has not answered as it should since when, and its error, e.g. "the forum has not answered as it
+    should since 2026-12-04 20:01 CST: the forum at http://… is not answering (connect)"."""
+    if not problem:
+        return ""
+    since = format_local(datetime.fromisoformat(problem["since"]), c.tz, "en")
+    return f"the forum has not answered as it should since {since}: {problem['error']}"
+
+
+def _owing(ruleset) -> set[int]:
+    """Seats open now to an action they are reminded of (:attr:`forumbot.engine.actions.Action.owes`), acted or
+    not: in a kill round only the killers, so that ``done`` lists those who owed something and did it, not the
+    players who had nothing to do (:func:`forumbot.engine.actions.pending` is the part not done yet)."""
+    return {p.seat for p in ruleset.game.players for a in getattr(ruleset, "actions", ())
+            if a.owes is not None and a.is_open(ruleset, p.seat)}
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 attempt", "3 attempts"."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _why(row) -> str:
+    """Why the outbox row ``row`` is not delivered yet, in words: the forum's error as stored; for a row in
+    flight (``sending``: the request went out and no answer is stored) that there is no answer yet; never empty."""
+    if row.last_error:
+        return row.last_error
+    if row.status == "sending":
+        return "no answer from the forum yet (the bot looks for it on the forum before sending it again)"
+    return "no reason recorded"
 
 
 @app.command("organiser")

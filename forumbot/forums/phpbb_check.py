@@ -37,7 +37,9 @@ def phpbb_report(forum, settings: ForumSettings, recipients: int | None = None) 
         if room < need:
             yield (f"  WARNING: about {need} messages arrive in a season and only {room} fit: phpBB then holds new "
                    "messages back (ACP → Private messages → Full folder default action). Ask the administrator to "
-                   "raise the judge group's 'Maximum private messages per box' (0 = unlimited) or empty the inbox.")
+                   f"raise the judge group's 'Maximum private messages per box' to at least {(used or 0) + need} "
+                   "(ACP → Users and Groups → Manage groups → the judge's group; 0 there is not unlimited but the "
+                   "board's default, 50 unless changed) or empty the inbox.")
     else:
         yield f"Inbox: {used} messages stored, no limit."
     interval = settings.min_write_interval_seconds
