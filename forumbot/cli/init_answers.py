@@ -193,10 +193,18 @@ def apply(doc: tomlkit.TOMLDocument, answers: dict[str, Any]) -> None:
         schedule["daily_deadline"] = answers["daily_deadline"]
 
 
-def render(doc: tomlkit.TOMLDocument, answers: dict[str, Any]) -> str:
+PLAYERS_COMMENT = ("# The players' forum user names, in seat order (seat 1 first); the ruleset deals the roles for "
+                   "their number.\n")
+
+
+def render(doc: tomlkit.TOMLDocument, answers: dict[str, Any], example: dict[str, Any]) -> str:
     """The text of ``doc`` after :func:`apply`: a thread or board id the example lacks is written on the line
-    where the example has it commented out ("# thread_id = 12", its comment kept), else after ``username``."""
+    where the example has it commented out ("# thread_id = 12", its comment kept), else after ``username``;
+    with another roster than the ``example``'s (:func:`defaults`), the comment above ``players`` that counted the
+    example's players ("# 14 players: 3 killers, …") says what the list is instead."""
     text = doc.as_string()
+    if answers["players"] != example["players"]:
+        text = re.sub(r"(?:^#[^\n]*\n)+(?=players = )", PLAYERS_COMMENT, text, count=1, flags=re.MULTILINE)
     for key in ("thread_id", "forum_id"):
         if answers[key] is None or re.search(rf"^{key} = ", text, flags=re.MULTILINE):
             continue

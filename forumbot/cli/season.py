@@ -116,7 +116,7 @@ def init(
     q.apply(doc, answers)
     if password_env:
         doc["forum"]["password_env"] = password_env
-    _write_checked(path, future_start(q.render(doc, answers)))
+    _write_checked(path, future_start(q.render(doc, answers, example)))
     typer.echo(f"wrote {path}: `forumbot check {path} --forum` checks it with the forum; "
                f"`forumbot simulate {path}` tells whether it is balanced")
 

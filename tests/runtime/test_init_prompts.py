@@ -34,6 +34,8 @@ def test_init_asks_and_writes_the_answers_into_a_file_that_checks(tmp_path) -> N
     text = path.read_text(encoding="utf-8")
     assert "# Forum accounts whose private messages are obeyed as organiser commands" in text  # comments kept
     assert c.aliases == {}  # the example's aliases named players who are not in this season
+    assert "14 players" not in text  # the example's comment on its own roster
+    assert "# The players' forum user names, in seat order (seat 1 first)" in text
     assert CliRunner().invoke(app, ["check", str(path)]).exit_code == 0
 
 
