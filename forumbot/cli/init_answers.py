@@ -108,8 +108,8 @@ def non_empty(text: str) -> str:
 
 @dataclass(frozen=True)
 class Question:
-    """One question of ``init``: ``key`` (the option's name), the ``prompt`` shown, the ``check`` of an answer
-    (text -> value, raising :class:`BadAnswer`) and how a value is shown as a default (``show``)."""
+    """One question of ``init``: ``key`` (the option's name, ``--`` + key with dashes), the ``prompt`` shown and
+    the ``check`` of an answer (text -> value, raising :class:`BadAnswer`); :func:`shown` writes a default."""
 
     key: str
     prompt: str
