@@ -93,3 +93,23 @@ def test_nodebb_warning_quotes_the_forums_own_delay_when_it_gives_one():
     from forumbot.forums.nodebb import _newbie_delay
 
     assert _newbie_delay({"newbiePostDelay": 30}) == "newbiePostDelay (30 s on this forum)"
+
+
+def test_a_missing_phpbb_thread_does_not_stop_the_board_checks():
+    from forumbot.forums.errors import NotFound
+    from forumbot.forums.phpbb_check import phpbb_report
+
+    class Board:
+        def judge_groups(self):
+            return ["Registered users"]
+
+        def inbox_folder_usage(self):
+            return 0, None
+
+        def moderates(self, thread_id):
+            raise NotFound(f"topic {thread_id} does not exist")
+
+    settings = ForumSettings(engine="phpbb", base_url="http://x", username="judge", password_env="X", thread_id=77)
+    lines = list(phpbb_report(Board(), settings, 5))
+    assert lines[-1].startswith("Board settings to check with the administrator")
+    assert not any("cannot lock the thread" in line for line in lines)
