@@ -1,4 +1,4 @@
-"""How the command line names the end of a game: who won, in the season's words for the camps."""
+"""How the command line names the end of a game: who won, its camps in English as the rest of its lines."""
 
 from __future__ import annotations
 
@@ -17,10 +17,14 @@ def camp_name(camp: str, locale: str) -> str:
 def outcome(winner: Any, locale: str) -> str:
     """The end of a finished game for a status line: ``winner`` is ``game.winner`` (a faction id, a list
     of camps that win together, "draw", or None: the organiser ended the game and nobody won).
-    E.g. "over: Goods won", "over: Humans + Vampires won", "over: ended by the organiser, no winner"."""
+    E.g. "over: Goods won", "over: Humans + Vampires won", "over: ended by the organiser, no winner".
+
+    The command line speaks English whatever the season's ``locale`` (its other lines do), so the camps
+    are named in English too: "over: 杀手 won" mixed two languages in one line."""
+    del locale  # the season's locale is for its posts; kept in the signature for the callers that pass it
     if winner is None:
         return "over: ended by the organiser, no winner"
     if winner == "draw":
         return "over: a draw, no winner"
     camps = winner if isinstance(winner, (list, tuple)) else [winner]
-    return "over: " + " + ".join(camp_name(str(c), locale) for c in camps) + " won"
+    return "over: " + " + ".join(camp_name(str(c), "en") for c in camps) + " won"

@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import click
 import typer
 
 from forumbot.cli.database import database_errors, has_tables
@@ -61,16 +62,36 @@ def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False, engin
 @app.command("init")
 def init(
     path: Path = typer.Argument(Path("season.toml"), help="where to write the new season file (a .toml file)"),
-    ruleset: str = typer.Option("sunlight", help=f"the season's ruleset, one of: {', '.join(ruleset_ids())}"),
+    ruleset: str = typer.Option(None, help=f"the season's ruleset, one of: {', '.join(ruleset_ids())} (default sunlight)"),
+    name: str = typer.Option(None, help="the season's name"),
+    locale: str = typer.Option(None, help="zh-Hans, zh-Hant or en: the language of the posts and private messages"),
+    players: str = typer.Option(None, help="the players' forum user names in seat order, comma-separated: a,b,c"),
+    organisers: str = typer.Option(None, help="the organisers' forum user names, comma-separated"),
+    timezone: str = typer.Option(None, "--timezone", help="the deadlines' time zone, e.g. Asia/Shanghai"),
+    phase_length: str = typer.Option(None, help="the phase length, e.g. 24h (phases without a length of their own)"),
+    daily_deadline: str = typer.Option(None, help="every deadline at this local time (HH:MM), or none"),
+    forum_engine: str = typer.Option(None, help="flaskbb, discuz, nodebb or phpbb"),
+    forum_url: str = typer.Option(None, help="the forum's address, e.g. https://bbs.example.com"),
+    judge: str = typer.Option(None, help="the judge's forum account (the bot posts as it)"),
+    thread_id: str = typer.Option(None, help="the game thread's id, or none: the bot opens the thread"),
+    forum_id: str = typer.Option(None, help="the board (forum id) where the bot opens the game thread"),
+    password_env: str = typer.Option(None, help="the environment variable holding the judge's password "
+                                                "(default FORUMBOT_PASSWORD)"),
+    no_input: bool = typer.Option(False, "--no-input", help="ask nothing: the options given, the example's values for the rest"),
 ) -> None:
-    """Write a commented starting season file for the ruleset of --ruleset (default sunlight) at PATH."""
+    """Write a new season file at PATH for the ruleset of --ruleset, asking for what it needs.
+
+    Asks for the ruleset, the roster, the time zone, the phase length and deadline and the forum (Enter keeps
+    the value shown); each question has an option for scripts (--players a,b,c --timezone Asia/Shanghai
+    --forum-url ... --no-input). The file is the ruleset's commented example with the answers in it, checked
+    before it is written."""
+    import tomlkit
+
+    from forumbot.cli import init_answers as q
+
     if path.suffix != ".toml" and path.name in ruleset_ids():
         typer.echo(f"error: {path} is a ruleset's name, not a season file; did you mean "
                    f"`forumbot init --ruleset {path.name} {path.name}.toml`?", err=True)
-        raise typer.Exit(2)
-    source = EXAMPLES / f"{ruleset}.example.toml"
-    if ruleset not in ruleset_ids() or not source.exists():
-        typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
         raise typer.Exit(2)
     if path.exists():
         typer.echo(f"error: {path} exists; choose another path", err=True)
@@ -78,9 +99,80 @@ def init(
     if not path.parent.is_dir():
         typer.echo(f"error: there is no folder {path.parent}; create it first, or choose another path", err=True)
         raise typer.Exit(2)
-    text = source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml", str(path))
-    path.write_text(future_start(text), encoding="utf-8")
-    typer.echo(f"wrote {path}: edit it, then `forumbot check {path} --forum`")
+    asking = [not no_input]
+    ruleset = _answer(asking, f"Ruleset ({', '.join(ruleset_ids())})", ruleset, "sunlight", q.choice(tuple(ruleset_ids())),
+                      "--ruleset")
+    source = EXAMPLES / f"{ruleset}.example.toml"
+    if not source.exists():
+        typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
+        raise typer.Exit(2)
+    doc = tomlkit.parse(source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml",
+                                                                   str(path)))
+    given = {"name": name, "locale": locale, "players": players, "organisers": organisers, "timezone": timezone,
+             "phase_length": phase_length, "daily_deadline": daily_deadline, "forum_engine": forum_engine,
+             "forum_url": forum_url, "judge": judge, "thread_id": thread_id, "forum_id": forum_id}
+    example = q.defaults(doc)
+    answers = {question.key: _answer(asking, question.prompt, given[question.key], example[question.key], question.check,
+                                     "--" + question.key.replace("_", "-"))
+               for question in q.QUESTIONS}
+    q.apply(doc, answers)
+    if password_env:
+        doc["forum"]["password_env"] = password_env
+    _write_checked(path, future_start(q.render(doc, answers, example)))
+    typer.echo(f"wrote {path}: `forumbot check {path} --forum` checks it with the forum; "
+               f"`forumbot simulate {path}` tells whether it is balanced")
+
+
+def _answer(asking: list[bool], prompt: str, option: str | None, default, check, flag: str):
+    """The value of one question of ``init``: the option's when given (a bad one ends the command, exit 2);
+    else the organiser's answer, asked again until it is good (Enter keeps ``default``); else ``default``
+    (``--no-input``, or the input ended: a script piping fewer answers gets the defaults for the rest).
+    ``asking`` holds one flag, cleared when the input ends."""
+    from forumbot.cli.init_answers import BadAnswer, shown
+
+    if option is not None:
+        try:
+            return check(option)
+        except BadAnswer as exc:
+            typer.echo(f"error: {flag}: {exc}", err=True)
+            raise typer.Exit(2) from None
+    while asking[0]:
+        try:
+            text = typer.prompt(prompt, default=shown(default))
+        except (click.exceptions.Abort, typer.Abort):
+            if sys.stdin.isatty():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
+                raise
+            asking[0] = False  # the input ended (a pipe): the defaults for the rest
+            break
+        try:
+            return check(text)
+        except BadAnswer as exc:
+            typer.echo(f"  {exc}", err=True)
+    return default
+
+
+def _write_checked(path: Path, text: str) -> None:
+    """Write the season file ``text`` at ``path`` only if it loads as a season file: it is written beside
+    ``path`` first, checked, then renamed (never a half-written or failing file at ``path``); a mistake ends the
+    command with its lines (exit 2)."""
+    import os
+    import tempfile
+
+    fd, name = tempfile.mkstemp(suffix=".toml", prefix=".init-", dir=path.parent)
+    temp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        try:
+            load_config(temp)
+        except ConfigError as exc:
+            for line in str(exc).replace(str(temp), str(path)).replace(temp.name, path.name).splitlines():
+                typer.echo(f"error: {line}", err=True)
+            typer.echo(f"error: {path} was not written", err=True)
+            raise typer.Exit(2) from None
+        temp.replace(path)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 def _now() -> datetime:
@@ -251,12 +343,15 @@ def status(
         return
     bot = _bot(c)
     g = bot.game
+    problem = problem_words(bot.forum_problem(), c)
     if not bot.started:
-        typer.echo(f"season {c.name!r}: not started")
+        typer.echo(f"season {c.name!r}: not started" + (f": {problem}" if problem else ""))
         return
     dl = bot.deadline()
     typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
                + (" — PAUSED" if bot.timing.paused_since else ""))
+    if problem:
+        typer.echo(f"  forum: {problem}")
     if dl:
         typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
     elif not g.finished and not bot.timing.paused_since:
@@ -265,7 +360,8 @@ def status(
     if not g.finished:
         pending = set(g.ruleset.pending())
         typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
-        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s not in pending) or 'nobody'}")
+        owing = _owing(g.ruleset)
+        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
     if bot.thread_commands:
         typer.echo("  commands posted in the thread (not counted; the player was told by PM):")
         for pid, name, verb in bot.thread_commands[-10:]:
@@ -284,9 +380,43 @@ def status(
     typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for r in rows:
         if r.status in ("failed", "sending", "undeliverable", "cancelled"):
-            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {r.attempts} attempts: {r.last_error or ''}")
+            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {_count(r.attempts, 'attempt')}: "
+                       f"{_why(r)}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
+
+
+def problem_words(problem: dict[str, str] | None, c: SeasonConfig) -> str:
+    """The bot's :meth:`~forumbot.runtime.bot.Bot.forum_problem` in words for ``status`` ("" when none): that
+    the forum has not answered as it should since when, and its error, e.g. "the forum has not answered as it
+    should since 2026-12-04 20:01 CST: the forum at http://… is not answering (connect)"."""
+    if not problem:
+        return ""
+    since = format_local(datetime.fromisoformat(problem["since"]), c.tz, "en")
+    return f"the forum has not answered as it should since {since}: {problem['error']}"
+
+
+def _owing(ruleset) -> set[int]:
+    """Seats open now to an action they are reminded of (:attr:`forumbot.engine.actions.Action.owes`), acted or
+    not: in a kill round only the killers, so that ``done`` lists those who owed something and did it, not the
+    players who had nothing to do (:func:`forumbot.engine.actions.pending` is the part not done yet)."""
+    return {p.seat for p in ruleset.game.players for a in getattr(ruleset, "actions", ())
+            if a.owes is not None and a.is_open(ruleset, p.seat)}
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 attempt", "3 attempts"."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _why(row) -> str:
+    """Why the outbox row ``row`` is not delivered yet, in words: the forum's error as stored; for a row in
+    flight (``sending``: the request went out and no answer is stored) that there is no answer yet; never empty."""
+    if row.last_error:
+        return row.last_error
+    if row.status == "sending":
+        return "no answer from the forum yet (the bot looks for it on the forum before sending it again)"
+    return "no reason recorded"
 
 
 @app.command("organiser")

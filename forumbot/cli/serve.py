@@ -99,6 +99,7 @@ def serve(
 def status_all(seasons_dir: Path, database: str | None) -> None:
     """``forumbot status SEASONS_DIR``: one line per season of the directory (and ``done/``): its phase,
     deadline, outbox and (on a shared database) the worker judging it."""
+    from forumbot.cli.season import problem_words
     from forumbot.runtime.bot import Bot
     from forumbot.runtime.store import Store, make_engine
     from forumbot.serve.service import BLOCKED_FILE, DONE
@@ -139,12 +140,14 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
             continue
         bot = Bot(c, _NoForum(), engine=db)  # type: ignore[arg-type]
         g = bot.game
+        problem = problem_words(bot.forum_problem(), c)
         if not bot.started:
-            state = "not started"
+            state = "not started" + (f": {problem}" if problem else "")
         elif g.finished:
             state = outcome(g.winner, c.locale)
         else:
-            state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "")
+            state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "") \
+                + (f" — {problem}" if problem else "")
         if block:
             state += f" — {block}"
         dl = bot.deadline()

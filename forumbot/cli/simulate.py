@@ -15,7 +15,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from forumbot.cli.outcome import camp_name
 from forumbot.cli.root import app
+from forumbot.cli.simulate_words import RANDOM_CAVEAT, TABLE_SIZES, LineProgress, answer, deaths_line, extra_line
 from forumbot.engine.game import SetupError
 from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.simulate.play import GameResult
@@ -66,6 +68,31 @@ def _require(module: str, what: str) -> None:
         raise typer.Exit(2) from None
 
 
+def _target(target: str, players: int | None) -> tuple[str, str, dict[str, Any], int, list[str]]:
+    """What ``forumbot simulate TARGET`` plays: (ruleset id, its name in the answer, the season file's parameters,
+    players a game, notes to print first). A season file (``*.toml``, or any existing file) gives its ruleset,
+    ``params`` and player count; a ruleset id gives the rulebook's table size (:data:`TABLE_SIZES`) when
+    ``--players`` is not given. A bad season file or an unknown ruleset ends the command with one line (exit 2)."""
+    from forumbot.config import ConfigError, load_config
+
+    path = Path(target)
+    if target in ruleset_ids() and not path.is_file():
+        return target, target, {}, players or TABLE_SIZES.get(target, get_ruleset(target).min_players), []
+    if path.suffix != ".toml" and not path.is_file():
+        raise typer.BadParameter(f"{target!r} is neither a season file (SEASON.toml) nor a ruleset; rulesets: "
+                                 f"{', '.join(ruleset_ids())}", param_hint="SEASON.toml|RULESET")
+    try:
+        c = load_config(path)
+    except ConfigError as exc:
+        for line in str(exc).splitlines():
+            typer.echo(f"error: {line}", err=True)
+        raise typer.Exit(2) from None
+    notes = []
+    if c.roles:  # the simulator deals at random: a fixed draw would play one deal a thousand times
+        notes.append(f"note: {path.name} fixes some roles (roles = ...); each simulated game draws them at random.")
+    return c.ruleset, path.name, dict(c.params), players or len(c.players), notes
+
+
 def _label(point: dict[str, Any], keys: list[str]) -> str:
     return ", ".join(f"{k}={point[k]}" for k in keys) or "defaults"
 
@@ -80,18 +107,24 @@ def _table(title: str, caption: str, s: Summary) -> Table:
     for camp, r in s.camps.items():
         if camp == "none" and not r.wins:
             continue
-        t.add_row(camp, str(r.wins), f"{r.rate:.1%}", f"{r.low:.1%} – {r.high:.1%}")
+        word = "no camp (a draw)" if camp == "none" else camp_name(camp, "en")
+        t.add_row(f"{word} ({camp})" if word.lower() != camp else word, str(r.wins), f"{r.rate:.1%}",
+                  f"{r.low:.1%} – {r.high:.1%}")
     return t
 
 
 @app.command("simulate")
 def simulate_command(
-    ruleset: str = typer.Argument(..., help="the ruleset id: " + ", ".join(ruleset_ids())),
-    players: int = typer.Option(..., "--players", "-n", help="players per game"),
+    target: str = typer.Argument(..., metavar="SEASON.toml|RULESET",
+                                 help="your season file (its ruleset, parameters and player count), or a ruleset id: "
+                                      + ", ".join(ruleset_ids())),
+    players: int = typer.Option(None, "--players", "-n", min=1,
+                                help="players per game (default: the season file's players, or the rulebook's table size)"),
     games: int = typer.Option(1000, "--games", "-g", min=1, help="games per parameter choice"),
-    param: list[str] = typer.Option([], "--param", help="a ruleset parameter, key=value (repeatable)"),
+    param: list[str] = typer.Option([], "--param", help="a ruleset parameter, key=value (repeatable; over the season file's)"),
     sweep: list[str] = typer.Option([], "--sweep", help="a parameter to vary, key=a,b,c (repeatable: every combination)"),
-    policy: str = typer.Option("random", help="how players play: " + " | ".join(POLICIES)),
+    policy: str = typer.Option("heuristic", help="how players play: heuristic (each role uses what it knows) or random "
+                                                 "(a floor: nobody reads anyone)"),
     skill: float = typer.Option(0.5, min=0.0, max=1.0, help="heuristic: how well the village reads the table talk (0..1)"),
     seed: int = typer.Option(0, help="master seed: game i plays seed × 1000003 + i (its draw and every choice)"),
     jobs: int = typer.Option(1, min=1, help="worker processes (the figures do not depend on it)"),
@@ -99,14 +132,14 @@ def simulate_command(
     scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
     transcripts: int = typer.Option(0, min=0, help="with --out: also write the first N games of each point as replay transcripts (YAML)"),
 ) -> None:
-    """Play GAMES complete games of RULESET through the bot's engine and print, per camp, the win rate with
-    its 95% Wilson interval, the game length and the deaths by cause (docs/simulate.md)."""
+    """Is my season balanced? Play GAMES complete games of your season file (or of a ruleset) through the bot's
+    engine and print, per camp, the win rate with its 95% Wilson interval, the game length, the deaths by cause
+    and the answer in words (docs/simulate.md)."""
     console = Console()
-    if ruleset not in ruleset_ids():
-        raise typer.BadParameter(f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", param_hint="RULESET")
+    ruleset, what, season_params, players, notes = _target(target, players)
     if policy not in POLICIES:
         raise typer.BadParameter(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}", param_hint="--policy")
-    params = {k: _value(v) for k, v in _pairs(param, "--param")}
+    params = {**season_params, **{k: _value(v) for k, v in _pairs(param, "--param")}}
     swept = {k: [_value(x) for x in re.split(r"\s*,\s*", v) if x.strip() != ""] for k, v in _pairs(sweep, "--sweep")}
     known = get_ruleset(ruleset).Params.model_fields
     for key, values in swept.items():
@@ -125,9 +158,16 @@ def simulate_command(
     keys = list(swept)
     rows: list[tuple[dict[str, Any], GameResult]] = []
     summaries: list[Summary] = []
+    for note in notes:
+        console.print(note)
     with contextlib.ExitStack() as stack:
         pool = stack.enter_context(process_pool(jobs)) if jobs > 1 and not scheduler else None
         _play(console, ruleset, players, games, policy, skill, seed, jobs, scheduler, points, keys, rows, summaries, pool)
+    if len(summaries) == 1:
+        for line in answer(summaries[0], policy, skill, players, what):
+            console.print(line, highlight=False)
+    elif policy == "random":
+        console.print(RANDOM_CAVEAT, highlight=False)
     if out is not None:
         write_csv(out / "games.csv", rows)
         written = [out / "games.csv"]
@@ -158,8 +198,14 @@ def _play(console: Console, ruleset: str, players: int, games: int, policy: str,
             task = progress.add_task(f"{ruleset} {label}", total=games)
             spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
 
-            def advance(n: int, task: TaskID = task) -> None:
+            # Rich draws no bar when the output is not a terminal (a log, a pipe): a plain line on stderr instead
+            plain = None if console.is_terminal else LineProgress(ruleset + (f" {label}" if keys else ""), games,
+                                                                  lambda line: typer.echo(line, err=True))
+
+            def advance(n: int, task: TaskID = task, plain: LineProgress | None = plain) -> None:
                 progress.advance(task, n)
+                if plain is not None:
+                    plain.advance(n)
 
             try:
                 results = run(spec, games, seed, jobs=jobs, scheduler=scheduler, advance=advance, pool=pool)
@@ -180,14 +226,14 @@ def _print(console: Console, ruleset: str, players: int, games: int, policy: str
     console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games} games, {how}, seed {seed}", s))
     console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
                   f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
-    console.print("deaths per game: " + (", ".join(f"{k} {v:.2f}" for k, v in s.deaths.items()) or "none"))
+    console.print(deaths_line(s), highlight=False)
     notes = []
-    if s.extra:
-        notes.append("means per game: " + ", ".join(f"{k.replace('_', ' ')} {v:.3g}" for k, v in s.extra.items()))
+    if (extra := extra_line(s)) is not None:
+        notes.append(extra)
     if s.unfinished:
         notes.append(f"{s.unfinished} games stopped unfinished")
     if s.rejected:
-        notes.append(f"{s.rejected:.2f} refused commands per game")
-    if notes:
-        console.print("; ".join(notes))
+        notes.append(f"{s.rejected:.2f} refused commands per game (commands the rules refused, e.g. random play's)")
+    for note in notes:
+        console.print(note, highlight=False)
     console.print()

@@ -40,24 +40,30 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
         from forumbot.forums.phpbb_check import phpbb_report
 
         yield from phpbb_report(forum, settings, recipients)
+    # each part of the report is read on its own: a missing thread must not hide the inbox or the accounts
+    # (the organiser fixes every problem in one round)
     if settings.thread_id is None:
         yield "No thread_id set: the game thread was not read."
     else:
-        posts = forum.thread_posts(settings.thread_id)
-        authors = {p.author for p in posts}
-        edited = sum(p.edited for p in posts)
-        yield f"Thread {settings.thread_id}: {len(posts)} posts by {len(authors)} users, {edited} edited."
-        if posts:
-            yield f"  first post {posts[0].post_id} by {posts[0].author} at {posts[0].time_utc:%Y-%m-%d %H:%M} UTC"
-            yield f"  last post {posts[-1].post_id} by {posts[-1].author} at {posts[-1].time_utc:%Y-%m-%d %H:%M} UTC:"
-            yield "    " + _short(posts[-1].text)
-    messages = forum.private_messages()
-    senders = {m.sender for m in messages}
-    shown = messages[-3:]  # the newest few show that reading works; all of them would flood the report
-    yield (f"Inbox: {len(messages)} private messages received from {len(senders)} users"
-           + (f"; the last {len(shown)}:" if len(shown) < len(messages) else ":" if messages else "."))
-    for message in shown:
-        yield f"  {message.message_id} from {message.sender} at {message.time_utc:%Y-%m-%d %H:%M} UTC: {_short(message.subject)}"
+        try:
+            posts = forum.thread_posts(settings.thread_id)
+        except ForumError as exc:
+            yield f"Thread {settings.thread_id}:"
+            yield f"  ERROR: {diagnose(exc, settings)}"
+            posts = None
+        if posts is not None:
+            authors = {p.author for p in posts}
+            edited = sum(p.edited for p in posts)
+            yield f"Thread {settings.thread_id}: {len(posts)} posts by {len(authors)} users, {edited} edited."
+            if posts:
+                yield f"  first post {posts[0].post_id} by {posts[0].author} at {posts[0].time_utc:%Y-%m-%d %H:%M} UTC"
+                yield f"  last post {posts[-1].post_id} by {posts[-1].author} at {posts[-1].time_utc:%Y-%m-%d %H:%M} UTC:"
+                yield "    " + _short(posts[-1].text)
+    try:
+        yield from _inbox_lines(forum, settings)
+    except ForumError as exc:
+        yield "Inbox:"
+        yield f"  ERROR: {diagnose(exc, settings)}"
     usage = getattr(forum, "inbox_usage", None)
     if usage is not None:
         count, quota = usage()
@@ -70,6 +76,24 @@ def _report(forum, settings: ForumSettings, recipients: int | None = None):
     if settings.forum_id is not None:
         yield f"New threads will go to board {settings.forum_id} (not checked: that would mean posting)."
     yield f"Writes are spaced at least {settings.min_write_interval_seconds:g} s apart; timeout {settings.timeout_seconds:g} s."
+
+
+def _inbox_lines(forum, settings: ForumSettings):
+    """The inbox part of the report: what the judge received from others. A message the judge wrote itself
+    (an adapter that lists a conversation's messages both ways) is no player's: the bot skips it too
+    (:meth:`forumbot.runtime.bot.Bot._store_read`), so it is counted apart and not listed as received."""
+    judge = {settings.username, forum.whoami()}
+    everything = forum.private_messages()
+    messages = [m for m in everything if m.sender not in judge]
+    own = len(everything) - len(messages)
+    senders = {m.sender for m in messages}
+    shown = messages[-3:]  # the newest few show that reading works; all of them would flood the report
+    yield (f"Inbox: {len(messages)} private message{'s' * (len(messages) != 1)} received from {len(senders)} "
+           f"user{'s' * (len(senders) != 1)}"
+           + (f" (and {own} of the judge's own, not counted)" if own else "")
+           + (f"; the last {len(shown)}:" if len(shown) < len(messages) else ":" if messages else "."))
+    for message in shown:
+        yield f"  {message.message_id} from {message.sender} at {message.time_utc:%Y-%m-%d %H:%M} UTC: {_short(message.subject)}"
 
 
 def nodebb_queue(lines: list[str]) -> list[str]:
@@ -126,6 +150,7 @@ def account_report(forum, players: list[str], organisers: list[str]) -> tuple[li
     simplified/traditional, half-width and case variants, to show the account meant (赵六 for 趙六).
     Raises ForumError when the forum cannot be asked."""
     problems: list[str] = []
+    missing = {"player": 0, "organiser": 0}
     checked: set[str] = set()
     for role, names in (("player", players), ("organiser", organisers)):
         for name in names:
@@ -138,18 +163,36 @@ def account_report(forum, players: list[str], organisers: list[str]) -> tuple[li
             if found is not None:  # the forum matched it loosely (case) but spells it otherwise
                 problems.append(f"  ERROR: {role} {name}: the forum spells this account {found}: write it exactly so "
                                 "(commands are matched by the exact name)")
+                missing[role] += 1
                 continue
             near = next((v for v in name_variants(name) if forum.find_user(v) is not None), None)
             hint = f"; the account {near} exists: is it this player? Write the name exactly as the forum does" if near \
                 else "; check the spelling (simplified/traditional characters, spaces, case) on the forum"
             problems.append(f"  ERROR: {role} {name}: no account of this name on the forum{hint}")
+            missing[role] += 1
     n_players, n_orgs = len(set(players)), len(set(organisers) - set(players))
-    who = f"{n_players} player{'s' * (n_players != 1)}" + (f" and {n_orgs} organiser{'s' * (n_orgs != 1)}" if n_orgs else "")
     if not problems:
+        who = _count(n_players, "player") + (f" and {_count(n_orgs, 'organiser')}" if n_orgs else "")
         return [f"Accounts: the {who} all have an account on the forum."], 0
-    return ([f"Accounts: {len(problems)} of the {who} have no account of that exact name on the forum:", *problems,
+    # each count with its own whole ("2 of the 4 players" listed 1 player and 1 organiser)
+    parts = [_of(missing[role], total, role) for role, total in (("player", n_players), ("organiser", n_orgs))
+             if missing[role]]
+    return ([f"Accounts: {' and '.join(parts)} {'has' if len(problems) == 1 else 'have'} no account of that exact "
+             "name on the forum:", *problems,
              ("  Fix players / organisers in the season file: a private message (a role!) to a name without an "
               "account cannot be delivered.")], len(problems))
+
+
+def _of(part: int, whole: int, noun: str) -> str:
+    """``part`` of ``whole`` (a count of ``noun``) in words: "2 of the 5 players", "the organiser", "all 3 organisers"."""
+    if part == whole:
+        return f"the {noun}" if whole == 1 else f"all {whole} {noun}s"
+    return f"{part} of the {_count(whole, noun)}"
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 organiser", "4 players"."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def name_variants(name: str) -> list[str]:
@@ -175,31 +218,44 @@ def _short(text: str, limit: int = 70) -> str:
 def diagnose(exc: ForumError, settings: ForumSettings) -> str:
     """One paragraph for the organiser: what went wrong and what to check."""
     where = settings.base_url
+    said = _Said(exc)
     if isinstance(exc, AuthFailed):
         return (
-            f"Login failed: {exc}. Check forum.username ({settings.username!r}) and the password in "
+            f"Login failed: {said}. Check forum.username ({settings.username!r}) and the password in "
             f"{_password_source(settings)}."
         )
     if isinstance(exc, ForumDown):
-        return f"Cannot reach the forum: {exc}. Check forum.base_url ({where}) and that the forum is running."
+        return f"Cannot reach the forum: {said}. Check forum.base_url ({where}) and that the forum is running."
     if isinstance(exc, RateLimited):
-        return f"The forum is rate limiting us: {exc}. Wait {exc.wait_seconds:.0f} s and try again."
+        return f"The forum is rate limiting us: {said}. Wait {exc.wait_seconds:.0f} s and try again."
     if isinstance(exc, NotFound):
         return (
-            f"Not found: {exc}. Check forum.thread_id ({settings.thread_id}) and that the thread is visible "
+            f"Not found: {said}. Check forum.thread_id ({settings.thread_id}) and that the thread is visible "
             f"to {settings.username!r}."
         )
     if isinstance(exc, NotAllowed):
-        return f"The forum refused access: {exc}. Check the permissions of {settings.username!r}."
+        return f"The forum refused access: {said}. Check the permissions of {settings.username!r}."
     if isinstance(exc, LayoutChanged):
         supported = {"discuz": "Discuz! X3.4/X3.5 with the mobile API", "nodebb": "NodeBB 4 (API v3)",
                      "phpbb": "phpBB 3.3 with the prosilver style and the English language pack for the judge"}.get(
             settings.engine, "FlaskBB 3.0 with the conversations plugin")
         return (
-            f"The forum's pages are not what the {settings.engine} adapter expects: {exc}. Is {where} really a "
+            f"The forum's pages are not what the {settings.engine} adapter expects: {said}. Is {where} really a "
             f"{settings.engine} forum of a supported version ({supported})?"
         )
-    return f"The forum check failed: {exc}."
+    return f"The forum check failed: {said}."
+
+
+class _Said:
+    """A forum error as a clause of :func:`diagnose`'s sentences: its text without the full stop the forum's
+    own message may end with ("Wrong username or password." made "password.."), or the error's kind when it
+    has no text."""
+
+    def __init__(self, error: ForumError) -> None:
+        self.error = error
+
+    def __str__(self) -> str:
+        return str(self.error).strip().rstrip(".。") or type(self.error).__name__
 
 
 def _password_source(settings: ForumSettings) -> str:

@@ -80,6 +80,17 @@ def _at(ms: Any) -> datetime:
     return datetime.fromtimestamp(api.to_int(ms) / 1000.0, UTC)
 
 
+def _newbie_delay(cfg: dict[str, Any]) -> str:
+    """``newbiePostDelay`` as this forum has it, for the check's warnings: the value of its ``/api/config``
+    when the forum lists it there; else (NodeBB 4 does not show its post delays to a user: a recorded
+    ``/api/config``, tests/forums/nodebb/captures) no number, as the stock 120 s may not be this forum's."""
+    value = cfg.get("newbiePostDelay")
+    if value is not None and api.to_int(value, -1) >= 0:
+        return f"newbiePostDelay ({api.to_int(value)} s on this forum)"
+    return ("newbiePostDelay (which the forum does not show the judge: 120 s in a stock NodeBB; the administrator "
+            "sees it in ACP → Settings → Posts → Posting Restrictions)")
+
+
 class NodeBBForum:
     """A NodeBB 4 forum seen through the judge's account. See :class:`forumbot.forums.base.Forum`.
 
@@ -393,10 +404,11 @@ class NodeBBForum:
         if cfg.get("disableChat"):
             lines.append("  WARNING: chats are disabled (ACP → Settings → Chat): the judge cannot send roles or read "
                          "commands by private message.")
+        newbie = _newbie_delay(cfg)
         if not status["privileged"]:
             lines.append("  WARNING: the judge is neither an administrator nor a moderator. NodeBB then puts its "
                          "first posts in the post queue (postQueue, until reputation ≥ postQueueReputationThreshold), "
-                         "spaces its posts by postDelay (10 s) or newbiePostDelay (120 s while reputation < 3) and its "
+                         f"spaces its posts by postDelay or {newbie} while reputation < 3 and its "
                          "chat messages by newbieChatMessageDelay (120 s), and players' chat settings can refuse it. "
                          "Make the judge a Global Moderator (ACP → Manage → Groups → Global Moderators) or a "
                          "moderator of the game's category.")
@@ -416,7 +428,7 @@ class NodeBBForum:
             lines.append("  WARNING: the post queue is on: a new player's first post waits for a moderator's approval "
                          "and counts only from then; switch it off for the game's category or the forum "
                          "(ACP → Settings → Posts → Post Queue), or approve quickly. Players with reputation below 3 "
-                         "also wait newbiePostDelay (120 s) between posts unless it is lowered.")
+                         f"also wait {newbie} between posts unless it is lowered.")
         return lines
 
     def _lookup(self, name: str) -> tuple[int, str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from forumbot.forums.errors import NotFound
 from forumbot.forums.phpbb import FLOOD_SECONDS
 from forumbot.forums.settings import ForumSettings
 
@@ -37,7 +38,9 @@ def phpbb_report(forum, settings: ForumSettings, recipients: int | None = None) 
         if room < need:
             yield (f"  WARNING: about {need} messages arrive in a season and only {room} fit: phpBB then holds new "
                    "messages back (ACP → Private messages → Full folder default action). Ask the administrator to "
-                   "raise the judge group's 'Maximum private messages per box' (0 = unlimited) or empty the inbox.")
+                   f"raise the judge group's 'Maximum private messages per box' to at least {(used or 0) + need} "
+                   "(ACP → Users and Groups → Manage groups → the judge's group; 0 there is not unlimited but the "
+                   "board's default, 50 unless changed) or empty the inbox.")
     else:
         yield f"Inbox: {used} messages stored, no limit."
     interval = settings.min_write_interval_seconds
@@ -51,7 +54,11 @@ def phpbb_report(forum, settings: ForumSettings, recipients: int | None = None) 
                f"({next(g for g in groups if g.lower() in ('global moderators', 'administrators'))}) may ignore the "
                "flood limit by default: min_write_interval_seconds = 0 sends 14 role messages in about 20 s "
                "instead of 3½ minutes.")
-    if settings.thread_id is not None and not forum.moderates(settings.thread_id):
+    try:
+        moderator = forum.moderates(settings.thread_id) if settings.thread_id is not None else True
+    except NotFound:  # the report's thread part says the thread is missing; the rest is still checked
+        moderator = True
+    if not moderator:
         yield ("  WARNING: the judge has no moderator tools in the game thread's board: it cannot lock the thread. "
                "Make it a moderator of that board (ACP → Forums → Forum moderators).")
     yield ("Board settings to check with the administrator: minimum post length (ACP → Posting → Post settings → "

@@ -242,6 +242,7 @@ class Bot:
                 self.forum.login()  # draw no roles and promise no deadline before the forum answers
             except ForumError as exc:
                 log.error("the season cannot start yet: %s", exc)
+                self._forum_problem(exc)
                 return
             self._start()
         self._poll()
@@ -313,6 +314,7 @@ class Bot:
             seen_all = source != "pm" or not getattr(self.forum, "inbox_incomplete", False)
             self._store_read(source, items, (start, self.clock()), complete=seen_all)
         self._poll_failures, self._poll_held_until = 0, None
+        self._forum_problem(None)
         self.store.set_cursor("polled_at", began.isoformat())
         self.polls += 1
         return True
@@ -322,7 +324,27 @@ class Bot:
         """When the poller's back-off after failed polls ends (None: not backing off)."""
         return self._poll_held_until
 
+    def forum_problem(self) -> dict[str, str] | None:
+        """What the forum last answered wrongly and since when, while it lasts: ``{"since": ISO UTC instant,
+        "error": text}``, or None when the last read or login worked. Kept in the database for
+        ``forumbot status``, which runs in another process than the bot (``serve`` only logged it)."""
+        return self.store.cursor("forum_problem")
+
+    def _forum_problem(self, exc: ForumError | None) -> None:
+        """Record ``exc`` (a failed login or read) for :meth:`forum_problem`, or clear it (None); the
+        database is written only when the text changes, not at every failed poll."""
+        old = self.store.cursor("forum_problem")
+        if exc is None:
+            if old is not None:
+                self.store.set_cursor("forum_problem", None)
+            return
+        text = str(exc) or type(exc).__name__
+        if old is None or old.get("error") != text:
+            since = old["since"] if old else self.clock().isoformat()
+            self.store.set_cursor("forum_problem", {"since": since, "error": text})
+
     def _poll_failed(self, exc: ForumError) -> None:
+        self._forum_problem(exc)
         self._poll_failures += 1
         interval = parse_duration(self.config.schedule.poll_interval).total_seconds()
         wait = min(interval * 2 ** (self._poll_failures - 2), MAX_POLL_BACKOFF) if self._poll_failures > 1 else 0.0

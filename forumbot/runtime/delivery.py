@@ -522,7 +522,7 @@ class Delivery:
         retry = None
         if attempts < limit:
             retry = self.bot.clock() + timedelta(seconds=wait or 600 * attempts)
-        self.store.update_outbox(row.id, status="failed", last_error=str(exc)[:500], next_attempt_at=retry)
+        self.store.update_outbox(row.id, status="failed", last_error=(str(exc) or type(exc).__name__)[:500], next_attempt_at=retry)
         if row.kind == "pm":  # the recipient at DEBUG only; the organisers are told by PM and in `status`
             log.warning("delivery of a private message failed (attempt %d of %d)", attempts, limit)
             log.debug("delivery of outbox row %d to %s failed: %s", row.id, row.recipient, exc)
@@ -533,7 +533,7 @@ class Delivery:
 
     def _settle(self, row: OutboxRow, exc: Exception) -> None:
         """``row`` never will be delivered (no such account): settled, the organisers told once."""
-        self.store.update_outbox(row.id, status="undeliverable", last_error=str(exc)[:500], next_attempt_at=None)
+        self.store.update_outbox(row.id, status="undeliverable", last_error=(str(exc) or type(exc).__name__)[:500], next_attempt_at=None)
         log.warning("%s cannot be delivered and is not retried (the organisers are told)", _what(row).capitalize())
         log.debug("outbox row %d to %s: %s", row.id, row.recipient, exc)
         if row.template != "common/delivery_failed":

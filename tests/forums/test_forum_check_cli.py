@@ -52,7 +52,9 @@ def test_wrong_password_is_one_paragraph_without_traceback(forum, tmp_path):
 def test_unknown_thread_is_explained(forum, tmp_path):
     done = _check(tmp_path, _table(forum, thread_id=99999), {"FC_PW": forum.judge.password})
     assert done.returncode == 1
-    assert done.stderr.startswith("Not found:") and "thread_id (99999)" in done.stderr
+    # an ERROR line of the report, and the check goes on to the inbox (issue 27)
+    assert "  ERROR: Not found:" in done.stdout and "thread_id (99999)" in done.stdout
+    assert "Inbox:" in done.stdout.split("ERROR: Not found:")[1]
     assert "Traceback" not in done.stderr
 
 
@@ -98,7 +100,7 @@ def test_season_check_names_a_player_without_an_account(forum, tmp_path):
     # 小紅 is the traditional spelling of the account 小红; 主持人 has no account at all.
     done = _season_check(tmp_path, forum, ["小明", "小紅", "alice", "bob", "王大锤"], ["主持人"])
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "Accounts: 2 of the 5 players and 1 organiser have no account of that exact name" in done.stdout
+    assert "Accounts: 1 of the 5 players and the organiser have no account of that exact name" in done.stdout
     assert "player 小紅: no account of this name on the forum; the account 小红 exists" in done.stdout
     assert "organiser 主持人: no account of this name" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr

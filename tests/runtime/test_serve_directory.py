@@ -170,10 +170,11 @@ def test_status_of_a_season_the_organiser_ended_without_winner_says_so_not_none(
     assert "season '服务测试C': over: ended by the organiser, no winner" in one and "None" not in one
 
 
-def test_a_winner_is_named_in_the_seasons_words_for_its_camps():
+def test_a_winner_is_named_in_the_command_lines_language():
     from forumbot.cli.outcome import outcome
 
-    assert outcome("good", "zh-Hans") == "over: 好人 won"
+    assert outcome("good", "zh-Hans") == "over: Goods won"  # one language a line (was "over: 好人 won")
+    assert outcome("killer", "zh-Hant") == "over: Killers won"
     assert outcome(["human", "vampire"], "en") == "over: Humans + Vampires won"
     assert outcome("draw", "en") == "over: a draw, no winner"
     assert outcome(None, "zh-Hant") == "over: ended by the organiser, no winner"

@@ -31,7 +31,7 @@ def test_report_lines(site):
     text = "\n".join(lines)
     assert "Discuz! X3.5, charset UTF-8" in text and "mobile API on" in text
     assert f"uid {site.fake.user('法官').uid}, group 新手上路 (groupid 10)" in text
-    assert f"Thread {tid}: 1 posts" in text and "Inbox: 1 private messages" in text
+    assert f"Thread {tid}: 1 posts" in text and "Inbox: 1 private message received" in text
     assert "WARNING" not in text
 
 
@@ -111,7 +111,7 @@ def test_check_cli_names_players_without_an_account(site, tmp_path, monkeypatch)
     result = CliRunner().invoke(app, ["check", str(config), "--forum"])
     assert result.exit_code == 1, result.output
     out = result.output
-    assert "Accounts: 3 of the 4 players and 1 organiser have no account of that exact name" in out
+    assert "Accounts: 2 of the 4 players and the organiser have no account of that exact name" in out
     assert "player 趙六: no account of this name on the forum; the account 赵六 exists" in out
     assert "player ALICE: the forum spells this account alice" in out
     assert "organiser 主持人: no account" in out

@@ -1,0 +1,126 @@
+"""What ``forumbot simulate`` says in words: the answer to "is my season balanced?" under the play simulated,
+the deaths by cause and the ruleset's own figures named as an organiser reads them, and a progress line for a
+run whose output is not a terminal (a log, a pipe, CI)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from forumbot.cli.outcome import camp_name
+from forumbot.simulate.run import Summary
+
+#: players per game when ``forumbot simulate RULESET`` is given no ``--players``: the size each rulebook
+#: plays at (docs/<ruleset>.md)
+TABLE_SIZES = {
+    "sunlight": 7,            # 阳光下的罪恶: its worked example's seven players
+    "interview_vampire": 12,  # 夜访吸血鬼: the rulebook's 12–13 players
+    "killer_club": 14,        # 杀人游戏: "14 is the standard game" (note 1: 3 killers, 3 police, helper, nurse)
+    "vampire_village": 13,    # 吸血鬼村莊: the smallest preset of the roles table (13–18)
+    "human_kill": 12,         # 人类杀: the first row of the standard table with every kind of role (12–15)
+}
+
+#: a camp win-rate gap (a share: 0.10 is 10 percentage points) under which two camps are called even, and over which one is favoured clearly
+EVEN, CLEAR = 0.10, 0.20
+
+#: the ruleset figures of ``Summary.extra`` in words (a mean per game)
+EXTRA_WORDS = {
+    "win_index": "win index (the share of the goods' ballot points that named the killer; the goods win when it "
+                 "reaches win_threshold)",
+    "nights": "nights played",
+    "criminals": "players who became criminals",
+    "conversions": "conversions to vampire",
+    "criminals_won": "criminals among the winners",
+}
+
+RANDOM_CAVEAT = ("Random play is a floor, not a forecast: every player picks a legal action at random (nobody reads "
+                 "anyone, no role uses what it learns), so one camp can win almost every game. Judge balance by the "
+                 "default heuristic play.")
+
+
+def _reasons() -> dict[str, str]:
+    """The causes of death as the English report page names them (``report/words.html``'s ``reasons``)."""
+    from forumbot.report.html import environment
+
+    words: dict[str, str] = environment("en").get_template("report/words.html").module.reasons  # type: ignore[attr-defined]
+    return words
+
+
+def deaths_line(s: Summary) -> str:
+    """The deaths per game by cause, in words: "deaths per game (mean): voted out 1.02, chosen by the victim 0.13"."""
+    reasons = _reasons()
+    return "deaths per game (mean): " + (", ".join(f"{reasons.get(k, k.replace('_', ' '))} {v:.2f}"
+                                                 for k, v in s.deaths.items()) or "none")
+
+
+def extra_line(s: Summary) -> str | None:
+    """The ruleset's own figures (a mean per game), each with what it is; None when it has none."""
+    if not s.extra:
+        return None
+    return "means per game: " + "; ".join(f"{EXTRA_WORDS.get(k, k.replace('_', ' '))} {v:.3g}" for k, v in s.extra.items())
+
+
+def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> list[str]:
+    """The answer to "is it balanced?" for the figures ``s`` of ``what`` (a season file's name or a ruleset id) with
+    ``players`` a game, under ``policy`` play (with ``skill`` for heuristic): which camp wins how often, whether
+    that is about even (the two leading camps within :data:`EVEN`), leaning (within :data:`CLEAR`) or clearly one
+    camp's, how sure the figures are (the widest 95% interval), and for random play the caveat that it is a floor."""
+    camps = [(c, r) for c, r in s.camps.items() if r.wins or c != "none"]
+    camps.sort(key=lambda cr: cr[1].rate, reverse=True)
+    named = [(camp_name(c, "en") if c != "none" else "no camp (a draw)", r) for c, r in camps]
+    how = "random play" if policy == "random" else f"heuristic play (the village reads the talk with skill {skill:g})"
+    rates = ", ".join(f"{name} {r.rate:.0%} (95% interval {r.low:.0%}–{r.high:.0%})" for name, r in named if r.wins)
+    lines = [f"Answer for {what}: in {s.games} simulated games of {players} players under {how}, {rates or 'nobody'} "
+             "won."]
+    playing = [(name, r) for name, r in named if not name.startswith("no camp")]
+    if len(playing) >= 2:
+        (top, a), (second, b) = playing[0], playing[1]
+        gap = a.rate - b.rate
+        if gap <= EVEN:
+            verdict = f"about even: {top} and {second} win within {EVEN * 100:.0f} percentage points of each other"
+        elif gap <= CLEAR:
+            verdict = f"leaning towards {top} ({gap * 100:.0f} percentage points ahead of {second})"
+        else:
+            verdict = f"not balanced: {top} win clearly more often ({gap * 100:.0f} percentage points ahead of {second})"
+        if len(playing) > 2:
+            verdict += "; with more than two camps, compare each camp's rate with its share of the players"
+        lines.append(f"Balanced? {verdict[0].upper()}{verdict[1:]}.")
+    widest = max((r.high - r.low for _, r in named), default=0.0)
+    if widest > 0.08:
+        lines.append(f"These rates are known only to ±{widest * 50:.0f} percentage points with {s.games} games: "
+                     "more --games narrows the intervals.")
+    if policy == "random":
+        lines.append(RANDOM_CAVEAT)
+    else:
+        lines.append("The figures describe the simulated play, not your players: use them to compare parameter choices "
+                     "(--param, --sweep) under the same play.")
+    return lines
+
+
+class LineProgress:
+    """Progress for a run whose output is not a terminal (Rich's bar shows nothing there): a line to ``echo``
+    (stderr) when the run begins, every ``every`` seconds or ``step`` of the games, and at the end, e.g.
+    "simulate sunlight defaults: 300 of 1000 games (30%), 12 s so far, about 28 s left"."""
+
+    def __init__(self, label: str, total: int, echo: Callable[[str], Any], every: float = 5.0, step: float = 0.1,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.label, self.total, self.echo, self.every, self.step, self.clock = label, total, echo, every, step, clock
+        self.done = 0
+        self.began = self.last = clock()
+        self.next_share = step
+        echo(f"simulate {label}: {total} games to play")
+
+    def advance(self, n: int) -> None:
+        """``n`` more games are played."""
+        self.done += n
+        now = self.clock()
+        share = self.done / self.total if self.total else 1.0
+        if self.done < self.total and share < self.next_share and now - self.last < self.every:
+            return
+        while self.next_share <= share:
+            self.next_share += self.step
+        self.last = now
+        spent = now - self.began
+        left = f", about {spent / share - spent:.0f} s left" if 0 < share < 1 else ""
+        self.echo(f"simulate {self.label}: {self.done} of {self.total} games ({share:.0%}), {spent:.0f} s so far{left}")
