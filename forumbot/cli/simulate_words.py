@@ -14,7 +14,7 @@ from forumbot.simulate.run import Summary
 #: players per game when ``forumbot simulate RULESET`` is given no ``--players``: the size each rulebook
 #: plays at (docs/<ruleset>.md)
 TABLE_SIZES = {
-    "sunlight": 7,            # 阳光下的罪恶: its worked example's seven players
+    "sunlight": 19,           # 阳光下的罪恶: "19名游戏者，1名凶手"
     "interview_vampire": 12,  # 夜访吸血鬼: the rulebook's 12–13 players
     "killer_club": 14,        # 杀人游戏: "14 is the standard game" (note 1: 3 killers, 3 police, helper, nurse)
     "vampire_village": 13,    # 吸血鬼村莊: the smallest preset of the roles table (13–18)

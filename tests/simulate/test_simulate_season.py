@@ -44,7 +44,7 @@ def test_a_season_file_is_simulated_with_its_ruleset_parameters_and_players(tmp_
 def test_a_ruleset_alone_plays_the_rulebooks_table_size_and_random_play_says_what_it_is() -> None:
     res = _simulate("sunlight", "--games", "10", "--policy", "random")
     assert res.exit_code == 0, res.output
-    assert "sunlight, 7 players" in res.stdout
+    assert "sunlight, 19 players" in res.stdout
     assert "Random play is a floor, not a forecast" in res.stdout
 
 
