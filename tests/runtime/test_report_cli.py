@@ -71,4 +71,6 @@ def test_series_page(tmp_path):
     assert [g["name"] for g in data["games"]] == ["game1", "game2"]
     rows = {r["name"]: r for r in data["rows"]}
     assert (rows["A"]["played"], rows["A"]["won"]) == (2, 2) and rows["C"]["roles"] == {"killer": {"played": 2, "won": 0}}
-    assert (tmp_path / "series" / "assets" / "echarts.min.js").is_file()
+    assert (tmp_path / "series" / "assets" / "report.css").is_file()
+    html = (tmp_path / "series" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'id="series-chart"><svg', html) and 'id="series-chart-legend"' in html  # played / won, named
