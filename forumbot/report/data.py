@@ -16,7 +16,7 @@ charts draw. Two views:
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forumbot.engine.game import Game
@@ -226,10 +226,25 @@ def _fact(g: Game, kind: str, data: dict[str, Any], names: dict[int, str] | None
 
 
 def _when(log: GameLog, at: datetime | None) -> str | None:
+    """``at`` for the timeline: the date and time in the season's zone followed by that zone
+    (``2026-12-04 23:26 UTC+8``); None for no time (a transcript has no clock)."""
     if at is None:
         return None
-    local = at.astimezone(log.tz) if log.tz is not None else at
-    return local.strftime("%Y-%m-%d %H:%M")
+    local = at.astimezone(log.tz) if log.tz is not None else at.astimezone(UTC)
+    return f"{local:%Y-%m-%d %H:%M} {zone(local)}"
+
+
+def zone(local: datetime) -> str:
+    """The zone of an aware time as its offset from UTC: ``UTC+8``, ``UTC-4``, ``UTC+5:30``, ``UTC``. An offset
+    is never ambiguous (``CST`` is China, Cuba or the US Central zone: issue 28). Stand-in for the shared time
+    formatter (``forumbot.local_time.zone_label``: the locale's name of the zone, e.g. 北京时间, and the season's
+    ``time_zone_label``) until it lands."""
+    off = local.utcoffset() or timedelta(0)
+    minutes = int(off.total_seconds()) // 60
+    if minutes == 0:
+        return "UTC"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{'+' if minutes > 0 else '-'}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def _camp(g: Game, seat: int) -> str:

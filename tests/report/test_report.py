@@ -265,3 +265,21 @@ def test_the_camp_chart_counts_a_successor_from_when_he_became_one_in_the_games_
     start = kc["camps"]["points"][0]["counts"]
     dealt = raw("interview_vampire_full_game").get("roles", {})
     assert start.get("vampire", 0) == sum(1 for r in dealt.values() if r == "vampire")  # converts count later
+
+
+def test_a_timeline_time_names_its_zone_by_its_utc_offset():
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from forumbot.report.data import _when
+    from forumbot.report.log import GameLog
+
+    at = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
+    log = GameLog(None, [], "en", "t")  # type: ignore[arg-type]  # only its zone is read
+    for zone, shown in (("Asia/Shanghai", "2026-07-01 20:00 UTC+8"), ("America/New_York", "2026-07-01 08:00 UTC-4"),
+                        ("Asia/Kolkata", "2026-07-01 17:30 UTC+5:30"), ("Europe/London", "2026-07-01 13:00 UTC+1"),
+                        ("UTC", "2026-07-01 12:00 UTC")):
+        log.tz = ZoneInfo(zone)
+        assert _when(log, at) == shown
+    log.tz = None
+    assert _when(log, at) == "2026-07-01 12:00 UTC" and _when(log, None) is None

@@ -43,7 +43,11 @@ def test_report_of_a_running_season_is_public_unless_the_organiser_asks(tmp_path
     data = page_data(tmp_path / "pub" / "index.html")
     assert data["meta"]["public"] and not data["meta"]["finished"]
     assert all("role" not in p for p in data["players"]) and data["scores"] is None
-    assert data["phases"][1]["opened_at"] and data["phases"][1]["deadline"]  # the schedule's times, in the season's zone
+    # the schedule's times, in the season's zone (time_zone = "UTC"), saying which zone that is
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", data["phases"][1]["opened_at"])
+    assert data["phases"][1]["deadline"].endswith(" UTC")
+    html = (tmp_path / "pub" / "index.html").read_text(encoding="utf-8")
+    assert f'<td>{data["phases"][1]["opened_at"]}</td>' in html
     assert data["votes"][0]["round"] == 1 and data["votes"][0]["chosen"] == "C"
     organiser = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "org"), "--organiser"])
     assert organiser.exit_code == 0
