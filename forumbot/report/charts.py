@@ -75,8 +75,11 @@ def report_charts(data: dict[str, Any], locale: str, words: dict[str, Any]) -> d
     ruleset's own words). Ids: ``vote-chart-<index>``, ``score-chart``, ``index-chart``, ``death-chart``,
     ``camp-chart`` (only those the data has)."""
     charts: dict[str, str] = {}
-    names = [p["name"] for p in data["players"]]
-    colours = dict(zip(names, palette(len(names)), strict=True))  # a player's colour, the same in every chart
+    # a seat's colour, the same in every chart, under each name it had (a substitute keeps the seat's colour)
+    colours = {}
+    for p, colour in zip(data["players"], palette(len(data["players"])), strict=True):
+        for name in [*p.get("replaced", []), p["name"]]:
+            colours[name] = colour
     for v in data["votes"]:
         cid = f"vote-chart-{v['index']}"
         charts[cid] = _draw(cid, functools.partial(figure, v, locale, colours, footer=False))

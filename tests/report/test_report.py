@@ -245,6 +245,8 @@ def test_each_round_shows_the_names_the_thread_showed_then(public):
     assert "新人 接替 G" in row8 and "阿芳 接替 B" in row8
     players = {p["seat"]: p for p in data["players"]}
     assert players[2]["name"] == "阿芳" and players[2]["replaced"] == ["B"] and players[2]["out_round"] == 7
+    if data["standings"]:
+        assert "<td>阿芳<span class=\"took-over\">（接替 B）</span></td>" in html
     if not public:  # the night's facts name the killer as the thread knew him then
         facts = [f for p in data["phases"] for f in p["facts"]]
         assert {"kind": "successor", "data": {"seat": "B", "name": "B", "how": "named"}} in facts
