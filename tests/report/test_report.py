@@ -285,3 +285,19 @@ def test_a_timeline_time_names_its_zone_by_its_utc_offset():
         assert _when(log, at) == shown
     log.tz = None
     assert _when(log, at) == "2026-07-01 12:00 UTC" and _when(log, None) is None
+
+
+def test_roles_camps_and_winners_are_named_in_the_games_own_words():
+    """The page says what the game's posts say: 殺助 and 水民 in killer_club (not 帮手, 平民), 犯罪的吸血鬼 in
+    interview_vampire, and camps that win together by their names, not their ids."""
+    data, html = report(raw("killer_club_full_game"))
+    roles = {p["name"]: p["role"] for p in data["players"]}
+    helper = next(n for n, r in roles.items() if r == "helper")
+    assert re.search(rf"<td>{helper}</td><td>殺助</td>", html) and "<td>水民</td>" in html
+    assert "<td>幫手</td>" not in html and "<td>平民</td>" not in html
+    both, both_html = report(raw("interview_vampire_both_camps"))
+    assert isinstance(both["meta"]["winner"], list)
+    sub = re.search(r'<p class="sub">(.*?)</p>', both_html, re.DOTALL).group(1)
+    assert sub.split("Winner: ")[1].strip() == "Humans + Vampires"  # not "human + vampire"
+    crim, crim_html = report(raw("interview_vampire_criminals"))
+    assert any(p["role"] == "criminal" for p in crim["players"]) and "<td>犯罪的吸血鬼</td>" in crim_html
