@@ -301,3 +301,18 @@ def test_roles_camps_and_winners_are_named_in_the_games_own_words():
     assert sub.split("Winner: ")[1].strip() == "Humans + Vampires"  # not "human + vampire"
     crim, crim_html = report(raw("interview_vampire_criminals"))
     assert any(p["role"] == "criminal" for p in crim["players"]) and "<td>犯罪的吸血鬼</td>" in crim_html
+
+
+def test_charts_need_no_cjk_font_on_the_machine_that_writes_them(monkeypatch):
+    """The SVG keeps its text as text: the reader's browser draws the Chinese names, so a machine without a CJK
+    font still writes every chart (the Discuz! PNG is the one that needs the font)."""
+    import warnings
+
+    from forumbot.report import charts
+
+    monkeypatch.setattr(charts, "cjk_font", lambda: None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "Glyph missing" warning either
+        _, html = report(raw("killer_club_full_game"))
+    first = re.search(r'id="vote-chart-0"[^>]*>(<svg.*?</svg>)', html, re.DOTALL).group(1)
+    assert ">李四</text>" in first and ">投票人</text>" in first and "DejaVu Sans" in first
