@@ -3,8 +3,9 @@
 :func:`vote_round` is one vote round of the report (:mod:`forumbot.report.data`) from the vote-result
 post that showed it; the runtime keeps it with the post when the season attaches vote charts
 (``vote_chart_images``) and :func:`vote_png` draws it when the post is sent (Discuz! attachments): one
-horizontal bar per player who received votes, split into one segment per voter (named in the segment), in
-the order of the totals; below, who did not vote and the outcome. The words are the report's
+horizontal bar per player who received votes, split into one segment per voter (named in the segment and
+in the legend beside, by colour), in the order of the totals; below, who did not vote and the outcome. The
+report page draws the same figure as SVG (:mod:`forumbot.report.charts`). The words are the report's
 (``templates/<locale>/report/words.html``), so the picture says what the report page says.
 
 Drawn with matplotlib (Agg, no display) in a CJK font found on the machine (WenQuanYi Micro Hei, Noto
@@ -81,8 +82,6 @@ CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK TC", "Not
              "Source Han Sans CN", "WenQuanYi Zen Hei", "Droid Sans Fallback", "AR PL UMing CN", "AR PL UKai CN")
 WIDTH_INCHES = 8.0
 DPI = 100
-_PALETTE = ("#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc",
-            "#6e7074")
 
 
 class ChartUnavailable(RuntimeError):
@@ -158,51 +157,88 @@ def _needs_cjk(texts: list[str]) -> bool:
     return any(ord(ch) > 0x2E7F for text in texts for ch in text)
 
 
+def palette(n: int) -> list[str]:
+    """``n`` distinct colours (matplotlib's tab20, repeated past 20): a voter's colour in a vote chart and a
+    player's line in the report's score chart."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    cmap = colormaps["tab20"]
+    order = [*range(0, 20, 2), *range(1, 20, 2)]  # the ten strong colours first, then their light pairs
+    return [to_hex(cmap(order[i % 20])) for i in range(n)]
+
+
+def rc(font: str | None) -> dict[str, Any]:
+    """matplotlib settings of every forumbot chart: the CJK ``font`` (else DejaVu Sans), text written as text
+    (a name such as ``$x$`` is not math), no software name or date in the file."""
+    return {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "svg.hashsalt": "forumbot",
+            "axes.unicode_minus": False, "text.parse_math": False, "svg.fonttype": "none"}
+
+
+def figure(vote: dict[str, Any], locale: str, colours: dict[str, str] | None = None, footer: bool = True) -> Any:
+    """The matplotlib Figure of one vote round (a dict of :func:`vote_round`) in ``locale``: the bars, each
+    voter's segment in his colour (``colours``: name -> colour; else one of :func:`palette` in ballot order),
+    a legend naming each voter by his colour, the title and (``footer``) the lines under the bars (the report
+    page writes them in HTML under its chart). Call inside
+    ``matplotlib.rc_context(rc(...))``."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+
+    bars = segments(vote)
+    head, foot = title(vote, locale), lines(vote, locale) if footer else []
+    voters = list(dict.fromkeys(v for _, segs in bars for v, _ in segs if v))
+    given = palette(len(voters))
+    colour = {v: (colours or {}).get(v, given[i]) for i, v in enumerate(voters)}
+    rows = max(1, len(bars))
+    legend_rows = -(-len(voters) // 2) if len(voters) > 12 else len(voters)
+    height = max(1.4 + 0.45 * rows, 1.1 + 0.2 * legend_rows) + 0.3 * len(foot)
+    fig = Figure(figsize=(WIDTH_INCHES, height), dpi=DPI)
+    bottom = (0.3 * len(foot) + 0.25) / height
+    right = 0.70 if len(voters) > 12 else 0.80 if voters else 0.96
+    ax = fig.add_axes((0.16, bottom, right - 0.16, 1 - bottom - 0.7 / height))
+    for row, (_target, segs) in enumerate(bars):
+        left = 0.0
+        for voter, value in segs:
+            ax.barh(row, value, left=left, height=0.6, color=colour.get(voter, "#888888"), edgecolor="white")
+            if voter:
+                ax.text(left + value / 2, row, voter, ha="center", va="center", fontsize=8, clip_on=True)
+            left += value
+        ax.text(left, row, f" {_show(left)}", ha="left", va="center", fontsize=9)
+    ax.set_yticks(range(len(bars)), [name for name, _ in bars])
+    ax.set_ylim(max(1, len(bars)) - 0.5, -0.5)  # the most voted on top
+    most = max((sum(v for _, v in segs) for _, segs in bars), default=0.0)
+    ax.set_xlim(0, max(1.0, most * 1.12))
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if voters:  # who is who: each voter's colour (the bars' segments)
+        words, _ = _words(locale)
+        fig.legend(handles=[Patch(color=colour[v], label=v) for v in voters], title=words["voter"],
+                   loc="upper left", bbox_to_anchor=(right + 0.01, 1 - 0.7 / height), fontsize=9,
+                   title_fontsize=9, ncols=2 if len(voters) > 12 else 1, frameon=False)
+    fig.suptitle(head, fontsize=12, y=1 - 0.25 / height)
+    for i, text in enumerate(foot):
+        fig.text(0.03, (0.3 * (len(foot) - i) - 0.1) / height, text, fontsize=9, ha="left", va="center")
+    return fig
+
+
 def vote_png(vote: dict[str, Any], locale: str) -> bytes:
     """The PNG bytes of one vote round (a dict of :func:`forumbot.report.data.vote_round`) in ``locale``
-    (zh-Hans, zh-Hant, en). Deterministic for the same round, locale, font and matplotlib. Raises
-    :class:`ChartUnavailable` (no matplotlib; no CJK font for a text that needs one)."""
+    (zh-Hans, zh-Hant, en): :func:`figure`. Deterministic for the same round, locale, font and matplotlib.
+    Raises :class:`ChartUnavailable` (no matplotlib; no CJK font for a text that needs one)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg", force=False)
-        from matplotlib.figure import Figure
-        from matplotlib.ticker import MaxNLocator
     except ImportError:
-        raise ChartUnavailable("matplotlib is not installed: pip install 'forumbot[charts]'") from None
+        raise ChartUnavailable("matplotlib is not installed: pip install forumbot") from None
     bars = segments(vote)
-    head, foot = title(vote, locale), lines(vote, locale)
     names = [name for name, _ in bars] + [v for _, segs in bars for v, _ in segs]
     font = cjk_font()
-    if font is None and _needs_cjk([head, *foot, *names]):
+    if font is None and _needs_cjk([title(vote, locale), *lines(vote, locale), *names, _words(locale)[0]["voter"]]):
         raise ChartUnavailable("no CJK font on this machine (install e.g. fonts-wqy-microhei or fonts-noto-cjk)")
-    rc: dict[str, Any] = {"font.family": [font, "DejaVu Sans"] if font else ["DejaVu Sans"], "svg.hashsalt": "forumbot",
-          "axes.unicode_minus": False}
-    with matplotlib.rc_context(rc):  # type: ignore[arg-type]  # (matplotlib types the keys as literals)
-        rows = max(1, len(bars))
-        height = 1.4 + 0.45 * rows + 0.3 * len(foot)
-        fig = Figure(figsize=(WIDTH_INCHES, height), dpi=DPI)
-        bottom = (0.3 * len(foot) + 0.25) / height
-        ax = fig.add_axes((0.18, bottom, 0.78, 1 - bottom - 0.7 / height))
-        colours: dict[str, str] = {}
-        for row, (_target, segs) in enumerate(bars):
-            left = 0.0
-            for voter, value in segs:
-                colour = colours.setdefault(voter, _PALETTE[len(colours) % len(_PALETTE)])
-                ax.barh(row, value, left=left, height=0.6, color=colour, edgecolor="white")
-                if voter:
-                    ax.text(left + value / 2, row, voter, ha="center", va="center", fontsize=8, clip_on=True)
-                left += value
-            ax.text(left, row, f" {_show(left)}", ha="left", va="center", fontsize=9)
-        ax.set_yticks(range(len(bars)), [name for name, _ in bars])
-        ax.set_ylim(len(bars) - 0.5, -0.5)  # the most voted on top
-        most = max((sum(v for _, v in segs) for _, segs in bars), default=0.0)
-        ax.set_xlim(0, max(1.0, most * 1.12))
-        ax.spines[["top", "right"]].set_visible(False)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        fig.suptitle(head, fontsize=12, y=1 - 0.25 / height)
-        for i, text in enumerate(foot):
-            fig.text(0.03, (0.3 * (len(foot) - i) - 0.1) / height, text, fontsize=9, ha="left", va="center")
+    with matplotlib.rc_context(rc(font)):  # type: ignore[arg-type]  # (matplotlib types the keys as literals)
+        fig = figure(vote, locale)
         out = io.BytesIO()
         fig.savefig(out, format="png", dpi=DPI, metadata={"Software": None})
     return out.getvalue()

@@ -45,7 +45,7 @@ def test_resources_are_inside_the_package():
     assert package_dir("templates") == pkg / "templates"
     assert (package_dir("templates") / "en" / "_macros.j2").is_file()
     assert sorted(p.name for p in package_dir("config_examples").glob("*.example.toml"))
-    assert (package_dir("report/assets") / "echarts.min.js").is_file()
+    assert (package_dir("report/assets") / "report.css").is_file()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert {"templates/**/*", "config_examples/*.toml", "report/assets/*"} <= set(data["forumbot"])
 

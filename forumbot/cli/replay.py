@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import pad
 from forumbot.render import Renderer
@@ -83,12 +83,40 @@ def format_text(result: ReplayResult, renderer: Renderer) -> str:
             lines.append(r["text"].rstrip())
         lines.append(f"out: {', '.join(ph['out']) if ph['out'] else '-'}")
         lines.append("")
-    lines.append("=== standings ===")
-    lines.append(outcome(data["winner"], renderer.locale) if data["finished"] else "not over")
+    lines += standings_lines(result, data, renderer.locale)
+    return "\n".join(lines)
+
+
+def standings_lines(result: ReplayResult, data: dict[str, Any], locale: str) -> list[str]:
+    """The end of a replay's account (``data``: its :meth:`~forumbot.replay.ReplayResult.to_json`) in ``locale``, in the report page's words (``report/words.html``) and the
+    ruleset's own names for roles and camps (《阳光下的罪恶》: 凶手): the heading, who won (or the phase the
+    game stopped in), the win index, then one line a player: rank, name, seat, role, alive or out, score."""
+    from forumbot.report.html import environment
+
+    T: Any = environment(locale).get_template("report/words.html").module
+    W, g = T.words, result.game
+    own = T.ruleset_words.get(g.ruleset.id, {})
+
+    def camp(c: str) -> str:
+        return str(own.get(c, T.camps.get(c, c)))
+
+    if not g.finished:
+        phase = str(T.kinds.get(g.phase.kind, g.phase.kind)) + (f" · {W['round_n'].format(g.phase.round)}" if g.phase.round else "")
+        end = W["in_progress"].format(phase)
+    elif g.winner is None:
+        end = f"{W['finished']} · {W['no_winner']}"
+    elif g.winner == "draw":
+        end = f"{W['finished']} · {W['draw']}"
+    else:
+        winners = g.winner if isinstance(g.winner, (list, tuple)) else [g.winner]
+        end = f"{W['finished']} · {W['winner']}: {' + '.join(camp(str(c)) for c in winners)}"
+    lines = [f"=== {W['standings']} ===", end]
     if "win_index" in data:
-        lines.append(f"win index: {data['win_index']:.4f}")
+        lines.append(f"{W['win_index']}: {data['win_index']:.4f}")
     for p in sorted(data["players"], key=lambda p: (p["rank"] or 0, p["seat"])):
         rank = f"{p['rank']:>3}  " if p["rank"] is not None else ""
         score = f" {p['score']:g}" if p["score"] is not None else ""
-        lines.append(f"{rank}{pad(p['name'], 12)} seat {p['seat']:<3} {p['role']:<10} {'alive' if p['alive'] else 'out':<6}{score}")
-    return "\n".join(lines)
+        role = str(own.get(p["role"], T.roles.get(p["role"], p["role"])))
+        fate = W["alive"] if p["alive"] else W["out_plain"]
+        lines.append(f"{rank}{pad(p['name'], 12)} {pad(W['seat_n'].format(p['seat']), 8)} {pad(role, 10)} {pad(fate, 6)}{score}".rstrip())
+    return lines

@@ -15,7 +15,8 @@ charts draw. Two views:
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forumbot.engine.game import Game
@@ -28,7 +29,7 @@ from forumbot.vote_chart import vote_round
 PUBLIC_REASONS = frozenset({"voted", "sun", "banished", "chosen", "drawn", "penalty", "suicide"})
 # Events that are not "what happened" lines of the timeline (they have their own parts of the report).
 _PLAIN = frozenset({"phase_opened", "deadline", "player_out", "ballot", "roles_dealt", "game_over", "vote_closed",
-                    "banish_closed", "sage_vote_closed", "setup", "command_in_thread"})
+                    "banish_closed", "sage_vote_closed", "setup", "command_in_thread", "organiser_replace"})
 # Event keys that hold a seat (or a list of seats): shown as names.
 _SEAT_KEYS = frozenset({"seat", "voter", "target", "actor", "killer", "victim", "chosen", "from", "to", "tied",
                         "dead", "choices", "saved_seat", "guarded", "replaced", "out", "suicides", "warned",
@@ -43,19 +44,21 @@ def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
     ``standings``. With ``public`` only what the thread showed (see the module docstring)."""
     g = log.game
     revealed = not public or g.finished
-    alive_at = _alive_at_open(log)
-    votes = _votes(log, alive_at)
+    names = _names_over_time(log)
+    votes = _votes(log, _alive_at_open(log), names)
     if not public:
-        votes += _secret_votes(log, len(votes))
+        votes += _secret_votes(log, len(votes), names)
     deaths = _deaths(log, public)
     summary = g.ruleset.summary() if revealed else {}
     scores, ranks = summary.get("scores", {}), summary.get("ranks", {})
+    replaced = [e.data for r in log.records for e in r.step.events if e.kind == "organiser_replace"]
     players = []
     for p in g.players:
         row: dict[str, Any] = {"seat": p.seat, "name": p.name, "alive": p.alive}
-        death = next((d for d in deaths if d["name"] == p.name), None)
+        death = next((d for d in deaths if d["seat"] == p.seat), None)
         row["out_reason"] = death["reason"] if death else None
         row["out_round"] = death["round"] if death else None
+        row["replaced"] = [d["old"] for d in replaced if d["seat"] == p.seat]  # the names the seat had before
         if revealed:
             row.update(role=p.role, camp=_camp(g, p.seat), score=_num(scores.get(p.seat)), rank=ranks.get(p.seat))
         players.append(row)
@@ -66,7 +69,7 @@ def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
             "phase": {"kind": g.phase.kind, "round": g.phase.round, "id": g.phase.id},
         },
         "players": players,
-        "phases": _timeline(log, votes, deaths, public),
+        "phases": _timeline(log, votes, deaths, public, names),
         "votes": votes,
         "deaths": deaths,
         "scores": _scores(g) if revealed else None,
@@ -75,27 +78,47 @@ def extract(log: GameLog, public: bool = False) -> dict[str, Any]:
     }
 
 
-def _alive_at_open(log: GameLog) -> dict[int, list[str]]:
-    """phase id -> names alive when the phase opened."""
+def _names_over_time(log: GameLog) -> list[dict[int, str]]:
+    """Each record's seat -> name as the thread knew them when the record's input arrived (before it): a
+    replacement (``replace 胖虎 新人``) renames a seat from its record on, and earlier rounds keep the name
+    they showed. One dict per record, plus one after the last."""
     g = log.game
-    alive = [p.name for p in g.players]
-    out: dict[int, list[str]] = {0: list(alive)}
+    replaces = [e.data for r in log.records for e in r.step.events if e.kind == "organiser_replace"]
+    names = {p.seat: p.name for p in g.players}
+    for d in reversed(replaces):  # back to the draw's names
+        names[d["seat"]] = d["old"]
+    out = [dict(names)]
     for r in log.records:
         for e in r.step.events:
-            if e.kind == "player_out" and e.data["name"] in alive:
-                alive.remove(e.data["name"])
+            if e.kind == "organiser_replace":
+                names[e.data["seat"]] = e.data["new"]
+        out.append(dict(names))
+    return out
+
+
+def _alive_at_open(log: GameLog) -> dict[int, list[int]]:
+    """phase id -> seats alive when the phase opened."""
+    g = log.game
+    alive = [p.seat for p in g.players]
+    out: dict[int, list[int]] = {0: list(alive)}
+    for r in log.records:
+        for e in r.step.events:
+            if e.kind == "player_out" and e.data["seat"] in alive:
+                alive.remove(e.data["seat"])
             elif e.kind == "phase_opened":
                 out[e.data["phase_id"]] = list(alive)
     return out
 
 
-def _votes(log: GameLog, alive_at: dict[int, list[str]]) -> list[dict[str, Any]]:
-    """Every vote round the thread was shown: the posts whose data carries ``ballots``."""
+def _votes(log: GameLog, alive_at: dict[int, list[int]], names: list[dict[int, str]]) -> list[dict[str, Any]]:
+    """Every vote round the thread was shown: the posts whose data carries ``ballots``; who was alive at
+    the phase's opening is named as the thread named them when the post went out."""
     votes: list[dict[str, Any]] = []
-    for r in log.records:
+    for i, r in enumerate(log.records):
         for post in r.step.posts:
             if "ballots" in post.data:
-                votes.append(vote_round(log.game, r.phase_id, post, alive_at.get(r.phase_id, []), len(votes)))
+                alive = [names[i + 1][s] for s in alive_at.get(r.phase_id, [])]
+                votes.append(vote_round(log.game, r.phase_id, post, alive, len(votes)))
     return votes
 
 
@@ -103,7 +126,7 @@ def _votes(log: GameLog, alive_at: dict[int, list[str]]) -> list[dict[str, Any]]
 _SECRET_BALLOTS = {"exorcise_ballot": "exorcism", "crime_ballot": "crime"}
 
 
-def _secret_votes(log: GameLog, start: int) -> list[dict[str, Any]]:
+def _secret_votes(log: GameLog, start: int, names: list[dict[int, str]]) -> list[dict[str, Any]]:
     """The secret votes of each phase (human_kill's exorcism, interview_vampire's criminals' vote), from
     their ballot events; a later ballot of the same voter replaces the earlier one."""
     g = log.game
@@ -111,9 +134,11 @@ def _secret_votes(log: GameLog, start: int) -> list[dict[str, Any]]:
     for phase in g.phases:
         last: dict[int, dict[str, Any]] = {}
         kind = None
-        for r in log.records:
+        named = names[0]
+        for i, r in enumerate(log.records):
             if r.phase_id != phase.id:
                 continue
+            named = names[i + 1]  # the seats' names as the phase ends (so far)
             for e in r.step.events:
                 if e.kind in _SECRET_BALLOTS:
                     kind = _SECRET_BALLOTS[e.kind]
@@ -126,10 +151,10 @@ def _secret_votes(log: GameLog, start: int) -> list[dict[str, Any]]:
         for voter, d in last.items():
             seats = list(d["choices"]) if "choices" in d else ([d["choice"]] if d.get("choice") else [])
             weights = [_num(x) for x in d.get("votes", [1] * len(seats))]
-            ballots.append({"voter": g.name(voter), "targets": g.names(seats), "weight": 1, "void": False,
+            ballots.append({"voter": named[voter], "targets": [named[x] for x in seats], "weight": 1, "void": False,
                             "points": weights})
             for seat, w in zip(seats, weights, strict=False):
-                totals[g.name(seat)] = totals.get(g.name(seat), 0) + w
+                totals[named[seat]] = totals.get(named[seat], 0) + w
         votes.append({
             "index": start + len(votes), "phase_id": phase.id, "phase": phase.kind, "round": phase.round, "number": 1,
             "kind": kind, "result": "secret", "chosen": None, "tied": [], "ballots": ballots,
@@ -148,7 +173,7 @@ def _deaths(log: GameLog, public: bool) -> list[dict[str, Any]]:
                 continue
             phase = g.phases[e.data["phase_id"]]
             reason = e.data["reason"]
-            row = {"name": e.data["name"], "round": phase.round, "reason": reason}
+            row = {"name": e.data["name"], "seat": e.data["seat"], "round": phase.round, "reason": reason}
             if public and reason not in PUBLIC_REASONS:
                 row["reason"] = "died"
             if not public:
@@ -157,43 +182,69 @@ def _deaths(log: GameLog, public: bool) -> list[dict[str, Any]]:
     return deaths
 
 
-def _timeline(log: GameLog, votes: list[dict[str, Any]], deaths: list[dict[str, Any]], public: bool) -> list[dict[str, Any]]:
+def _timeline(log: GameLog, votes: list[dict[str, Any]], deaths: list[dict[str, Any]], public: bool,
+              names: list[dict[int, str]]) -> list[dict[str, Any]]:
+    """One row a phase: its kind, round, times, who left, its votes, the replacements the thread announced
+    in it (``replaced``: ``[{old, new, seat}]``) and, in the full report, its other events (``facts``) with
+    seats named as the thread named them then."""
     g = log.game
     rows = []
     for ph in g.phases:
-        recs = [r for r in log.records if r.phase_id == ph.id]
-        out = [e.data["name"] for r in recs for e in r.step.events if e.kind == "player_out"]
+        recs = [(i, r) for i, r in enumerate(log.records) if r.phase_id == ph.id]
+        events = [(i, e) for i, r in recs for e in r.step.events]
         row: dict[str, Any] = {
             "id": ph.id, "kind": ph.kind, "round": ph.round, "day": ph.day,
             "opened_at": _when(log, log.opened_at.get(ph.id)), "deadline": _when(log, log.deadlines.get(ph.id)),
-            "out": out, "votes": [v["index"] for v in votes if v["phase_id"] == ph.id],
-            "posts": sum(len(r.step.posts) for r in recs), "current": ph.id == g.phase.id and not g.finished,
+            "out": [e.data["name"] for _, e in events if e.kind == "player_out"],
+            "votes": [v["index"] for v in votes if v["phase_id"] == ph.id],
+            "replaced": [{"old": e.data["old"], "new": e.data["new"], "seat": e.data["seat"]}
+                         for _, e in events if e.kind == "organiser_replace"],
+            "posts": sum(len(r.step.posts) for _, r in recs), "current": ph.id == g.phase.id and not g.finished,
         }
         if not public:
-            row["facts"] = [_fact(g, e.kind, e.data) for r in recs for e in r.step.events if e.kind not in _PLAIN]
+            row["facts"] = [_fact(g, e.kind, e.data, names[i]) for i, e in events if e.kind not in _PLAIN]
         rows.append(row)
     return rows
 
 
-def _fact(g: Game, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+def _fact(g: Game, kind: str, data: dict[str, Any], names: dict[int, str] | None = None) -> dict[str, Any]:
     """An event for the timeline: its ``kind`` and its ``data`` with seats written as names (a list of seats as
-    a list of names). ``<locale>/report/facts.html`` words it (:func:`forumbot.report.html.fact_line`)."""
+    a list of names), as ``names`` (seat -> name when the event happened; default: the players' names now).
+    ``<locale>/report/facts.html`` words it (:func:`forumbot.report.html.fact_line`)."""
+    named = names if names is not None else {p.seat: p.name for p in g.players}
+
     def show(key: str, value: Any) -> Any:
         if key in _SEAT_KEYS:
-            if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(g.players):
-                return g.name(value)
-            if isinstance(value, list) and all(isinstance(v, int) and 1 <= v <= len(g.players) for v in value):
-                return g.names(value)
+            if isinstance(value, int) and not isinstance(value, bool) and value in named:
+                return named[value]
+            if isinstance(value, list) and value and all(isinstance(v, int) and not isinstance(v, bool)
+                                                         and v in named for v in value):
+                return [named[v] for v in value]
         return value
 
     return {"kind": kind, "data": {k: show(k, v) for k, v in data.items() if k != "phase_id"}}
 
 
 def _when(log: GameLog, at: datetime | None) -> str | None:
+    """``at`` for the timeline: the date and time in the season's zone followed by that zone
+    (``2026-12-04 23:26 UTC+8``); None for no time (a transcript has no clock)."""
     if at is None:
         return None
-    local = at.astimezone(log.tz) if log.tz is not None else at
-    return local.strftime("%Y-%m-%d %H:%M")
+    local = at.astimezone(log.tz) if log.tz is not None else at.astimezone(UTC)
+    return f"{local:%Y-%m-%d %H:%M} {zone(local)}"
+
+
+def zone(local: datetime) -> str:
+    """The zone of an aware time as its offset from UTC: ``UTC+8``, ``UTC-4``, ``UTC+5:30``, ``UTC``. An offset
+    is never ambiguous (``CST`` is China, Cuba or the US Central zone: issue 28). Stand-in for the shared time
+    formatter (``forumbot.local_time.zone_label``: the locale's name of the zone, e.g. 北京时间, and the season's
+    ``time_zone_label``) until it lands."""
+    off = local.utcoffset() or timedelta(0)
+    minutes = int(off.total_seconds()) // 60
+    if minutes == 0:
+        return "UTC"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{'+' if minutes > 0 else '-'}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def _camp(g: Game, seat: int) -> str:
@@ -204,19 +255,43 @@ def _camp(g: Game, seat: int) -> str:
     return type(g.ruleset).roles.get(role, role)
 
 
+# Events that give a seat a new role from then on (seat -> role): the rulebook's own changes of side.
+# 阳光下的罪恶: the successor is the killer from when he is named or drawn (「接任凶手」), not from the draw;
+# 夜访吸血鬼: a converted player is a vampire, a vampire who sucked a vampire a criminal, from that dawn.
+_ROLE_CHANGES: dict[str, Callable[[dict[str, Any]], dict[int, str]]] = {
+    "successor": lambda d: {d["seat"]: "killer"},
+    "dawn": lambda d: {**{int(s): "vampire" for s in d.get("converted", {})}, **{s: "criminal" for s in d.get("criminals", [])}},
+}
+
+
 def _camps(log: GameLog) -> dict[str, Any]:
-    """Living players per camp (the camp each player ends the game in) after each phase."""
+    """Living players per camp after each phase, each player in the camp he was in then: the draw's role,
+    changed by the events of :data:`_ROLE_CHANGES` from their phase on (a sunlight game has one killer
+    at a time, not every successor from the prologue)."""
     g = log.game
-    camp = {p.name: _camp(g, p.seat) for p in g.players}
-    names = sorted(set(camp.values()))
-    alive = set(camp)
+    factions = type(g.ruleset).roles
+    final = {p.seat: _camp(g, p.seat) for p in g.players}
+    dealt = next((e.data["roles"] for r in log.records for e in r.step.events if e.kind == "roles_dealt"), None)
+    start = _names_over_time(log)[0]
+    if dealt is not None:
+        role = {seat: dealt.get(name, g.player(seat).role) for seat, name in start.items()}
+    else:
+        role = {p.seat: p.role for p in g.players}
+    names = sorted(set(final.values()) | {factions.get(r, r) for r in role.values()})
+    alive = {p.seat for p in g.players}
     points = []
     for ph in g.phases:
         for r in log.records:
-            if r.phase_id == ph.id:
-                alive -= {e.data["name"] for e in r.step.events if e.kind == "player_out"}
+            if r.phase_id != ph.id:
+                continue
+            for e in r.step.events:
+                if e.kind == "player_out":
+                    alive.discard(e.data["seat"])
+                elif e.kind in _ROLE_CHANGES:
+                    role.update(_ROLE_CHANGES[e.kind](e.data))
+        camp = {seat: factions.get(role[seat], role[seat]) for seat in role}
         points.append({"phase_id": ph.id, "kind": ph.kind, "round": ph.round,
-                       "counts": {c: sum(1 for n in alive if camp[n] == c) for c in names}})
+                       "counts": {c: sum(1 for seat in alive if camp[seat] == c) for c in names}})
     return {"camps": names, "points": points}
 
 

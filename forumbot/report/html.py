@@ -4,9 +4,9 @@ The page is ``forumbot/templates/html/<page>.html`` (structure) with the words o
 ``forumbot/templates/<locale>/report/words.html``, rendered by Jinja2 with HTML autoescaping, so any name a player
 chose (``<script>``...) is shown as text. The report data is embedded as JSON
 (``<script type="application/json" id="report-data">``, written with Jinja2's ``tojson``, which escapes
-``<``, ``>``, ``&`` and ``'``) and drawn by ``assets/report.js`` with Apache ECharts
-(``assets/echarts.min.js``, Apache License 2.0, its LICENSE and NOTICE copied alongside). Everything is
-local: the page works offline, from a file.
+``<``, ``>``, ``&`` and ``'``) for anyone who wants the numbers. The charts are SVG drawn on our side by
+matplotlib (:mod:`forumbot.report.charts`) and put in the page as they are: no script, no chart library, no
+network address; the page and ``assets/report.css`` work offline, from a file.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.render import LOCALES, TEMPLATES
@@ -39,8 +40,23 @@ def environment(locale: str) -> jinja2.Environment:
 
 
 def render_page(page: str, data: dict[str, Any], locale: str) -> str:
-    """The HTML text of ``page`` ("report" or "series") for ``data`` in ``locale``."""
-    return environment(locale).get_template(f"{page}.html").render(data=data, lang=_LANG[locale])
+    """The HTML text of ``page`` ("report" or "series") for ``data`` in ``locale``, its charts drawn in."""
+    from forumbot.report.charts import report_charts, series_charts
+
+    env = environment(locale)
+    words = chart_words(env, data.get("meta", {}).get("ruleset"))
+    drawn = series_charts(data, words) if page == "series" else report_charts(data, locale, words)
+    charts = {cid: Markup(svg) for cid, svg in drawn.items()}  # matplotlib's SVG: names escaped by its writer
+    return env.get_template(f"{page}.html").render(data=data, lang=_LANG[locale], charts=charts)
+
+
+def chart_words(env: jinja2.Environment, ruleset: str | None) -> dict[str, Any]:
+    """The charts' words (``report/words.html``'s ``chart_words``) with the camps in ``ruleset``'s own words where it
+    has them (《阳光下的罪恶》 says 凶手, not 杀手)."""
+    module: Any = env.get_template("report/words.html").module
+    words = dict(module.chart_words)
+    words["camps"] = {**module.camps, **module.ruleset_words.get(ruleset or "", {})}
+    return words
 
 
 def fact_line(kind: str, data: dict[str, Any], locale: str) -> str:

@@ -69,3 +69,21 @@ def test_an_english_round_needs_no_cjk_font_but_a_chinese_one_does(monkeypatch):
 def test_a_cjk_font_is_found_on_this_machine():
     """CI installs fonts-wqy-microhei (.ci/run); without it Chinese round charts are not attached."""
     assert vote_chart.cjk_font() in vote_chart.CJK_FONTS
+
+
+def test_the_figure_names_each_voter_in_its_legend():
+    """Who is who: the picture (PNG for Discuz!, SVG in the report) has a legend, one entry per voter in his
+    segments' colour; a name like ``$x$`` is a name, not math."""
+    import matplotlib
+
+    rounds, locale = votes("sunlight_worked_example")
+    first = dict(rounds[0], ballots=[dict(b, voter="$x$" if b["voter"] == "A" else b["voter"]) for b in rounds[0]["ballots"]])
+    with matplotlib.rc_context(vote_chart.rc(vote_chart.cjk_font())):
+        fig = vote_chart.figure(first, locale)
+    (legend,) = fig.legends
+    assert legend.get_title().get_text() == "投票人"
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert sorted(labels) == sorted({b["voter"] for b in first["ballots"]}) and "$x$" in labels
+    colour = {t.get_text(): h.get_facecolor() for t, h in zip(legend.get_texts(), legend.legend_handles, strict=True)}
+    assert len(set(colour.values())) == len(colour)  # a colour each
+    size(vote_png(first, locale))

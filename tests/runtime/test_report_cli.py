@@ -43,7 +43,11 @@ def test_report_of_a_running_season_is_public_unless_the_organiser_asks(tmp_path
     data = page_data(tmp_path / "pub" / "index.html")
     assert data["meta"]["public"] and not data["meta"]["finished"]
     assert all("role" not in p for p in data["players"]) and data["scores"] is None
-    assert data["phases"][1]["opened_at"] and data["phases"][1]["deadline"]  # the schedule's times, in the season's zone
+    # the schedule's times, in the season's zone (time_zone = "UTC"), saying which zone that is
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", data["phases"][1]["opened_at"])
+    assert data["phases"][1]["deadline"].endswith(" UTC")
+    html = (tmp_path / "pub" / "index.html").read_text(encoding="utf-8")
+    assert f'<td>{data["phases"][1]["opened_at"]}</td>' in html
     assert data["votes"][0]["round"] == 1 and data["votes"][0]["chosen"] == "C"
     organiser = runner.invoke(app, ["report", str(path), "-o", str(tmp_path / "org"), "--organiser"])
     assert organiser.exit_code == 0
@@ -71,4 +75,26 @@ def test_series_page(tmp_path):
     assert [g["name"] for g in data["games"]] == ["game1", "game2"]
     rows = {r["name"]: r for r in data["rows"]}
     assert (rows["A"]["played"], rows["A"]["won"]) == (2, 2) and rows["C"]["roles"] == {"killer": {"played": 2, "won": 0}}
-    assert (tmp_path / "series" / "assets" / "echarts.min.js").is_file()
+    assert (tmp_path / "series" / "assets" / "report.css").is_file()
+    html = (tmp_path / "series" / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'id="series-chart"><svg', html) and 'id="series-chart-legend"' in html  # played / won, named
+
+
+def test_report_of_a_stored_season_keeps_each_rounds_names_after_a_replacement(tmp_path):
+    """`forumbot report` of a season where G sent no ballot in round 1 and the organiser replaced G by 新人 (by
+    private message) in round 7: round 1 still says G did not vote, round 7's row shows the replacement."""
+    path = tmp_path / "swap.toml"
+    path.write_text(SEVEN.replace('name = "cli"', 'name = "swap"'), encoding="utf-8")
+    config = load_config(path)
+    clock = Clock()
+    s = Season(config, MemoryForum("judge", clock), clock, config.database_url)
+    phases = example_phases()
+    phases[0] = [m for m in phases[0] if m[0] != "G"]
+    phases[-1] = [*phases[-1], ("Org", "replace G 新人")]
+    play_phases(s, phases)
+    assert s.bot.game.player(7).name == "新人"
+    out = CliRunner().invoke(app, ["report", str(path), "-o", str(tmp_path / "r"), "--public"])
+    assert out.exit_code == 0, out.output
+    data = page_data(tmp_path / "r" / "index.html")
+    assert data["votes"][0]["missing"] == ["G"]
+    assert [p["replaced"] for p in data["phases"] if p["replaced"]] == [[{"old": "G", "new": "新人", "seat": 7}]]
