@@ -159,11 +159,11 @@ def rehearse_on(forum: Any, folder: Path, source: Path, plan: Plan, label: str =
     ignores the private messages of its judge's inbox from before its first run)."""
     from forumbot.cli.run_guard import run_season
     from forumbot.cli.season import _bot, _load
-    from forumbot.tomlfile import read_toml_file
     from forumbot.language.numbers import parse_duration
     from forumbot.rehearse.players import Table
     from forumbot.rehearse.season_file import phase_floor, speed_for, write_rehearsal_file
     from forumbot.runtime.store import make_engine
+    from forumbot.tomlfile import read_toml_file
 
     config = _load(source)
     data = read_toml_file(source)[1]
