@@ -32,12 +32,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, col, select
 
 from forumbot.config import SeasonConfig
 from forumbot.engine.game import Game
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.runtime.phase_clock import ON_ITS_WAY
-from forumbot.runtime.store import InboundRow, InputRow, Store
+from forumbot.runtime.store import InboundRow, InputRow, OutboxRow, Store
 from forumbot.simulate.actions import legal_actions
 from forumbot.simulate.play import _GROUP, MAX_ACTIONS, _hunch
 from forumbot.simulate.policies import make_policy
@@ -71,6 +72,17 @@ def apply_input(game: Game, row: InputRow, inbound: InboundRow | None) -> Step:
     assert inbound is not None
     channel: Channel = "thread" if inbound.source == "thread" else "pm"
     return game.apply(Message(CLI if inbound.source == "cli" else inbound.sender, inbound.text, channel))
+
+
+def inputs_from(store: Store, seq: int) -> list[tuple[InputRow, InboundRow | None]]:
+    """The stored inputs of ``store``'s season from ``seq`` on, in order, with their inbound rows (two queries:
+    the players look often, and :meth:`Store.inputs` reads every row of the season one by one)."""
+    with Session(store.engine, expire_on_commit=False) as s:
+        rows = s.exec(select(InputRow).where(InputRow.season_id == store.season_id, col(InputRow.seq) >= seq)
+                      .order_by(col(InputRow.seq))).all()
+        ids = [r.inbound_id for r in rows if r.inbound_id is not None]
+        inbound = {r.id: r for r in s.exec(select(InboundRow).where(col(InboundRow.id).in_(ids)))} if ids else {}
+    return [(r, inbound.get(r.inbound_id) if r.inbound_id is not None else None) for r in rows]
 
 
 def _sent_of(inbound: InboundRow | None, players: set[str]) -> Sent | None:
@@ -136,19 +148,19 @@ class Table:
             self.store = Store.find_season(self.engine, self.config.name)
             if self.store is None:
                 return
-        rows = self.store.inputs()
+        rows = inputs_from(self.store, self.cursor)
         if self.game is None:
             if not rows:
                 return
             self._new_game(self.store.season().seed)
         g = self.game
         assert g is not None
-        for row, inbound in rows[self.cursor:]:
+        for row, inbound in rows:
             sent = _sent_of(inbound, self.players)
             if sent is not None and self.applied and self.applied[0] == sent:
                 self.applied.popleft()
             elif self.applied:  # the bot's order is not the one the table played: its inputs win
-                self._rebuild(rows[: row.seq + 1])
+                self._rebuild([r for r in inputs_from(self.store, 0) if r[0].seq <= row.seq])
                 return
             else:
                 step = apply_input(g, row, inbound)
@@ -184,7 +196,10 @@ class Table:
         given up): the players can see the phase and what it told them."""
         assert self.store is not None
         prefix = f"{self.store.season_id}:{self.opened_by}:"
-        rows = [r for r in self.store.outbox() if r.key.startswith(prefix) and r.kind in ("post", "thread", "pm")]
+        with Session(self.store.engine) as s:
+            rows = s.exec(select(OutboxRow).where(OutboxRow.season_id == self.store.season_id,
+                                                  col(OutboxRow.key).startswith(prefix),
+                                                  col(OutboxRow.kind).in_(("post", "thread", "pm")))).all()
         return not any(r.status in ON_ITS_WAY or (r.status == "failed" and r.next_attempt_at)
                                       for r in rows)
 

@@ -39,7 +39,7 @@ def test_another_seed_plays_another_game(tmp_path: Path) -> None:
     assert [(s.name, s.role) for s in standings_of(one)] != [(s.name, s.role) for s in standings_of(other)]
 
 
-@pytest.mark.parametrize("example", ["sunlight", "vampire_village"])
+@pytest.mark.parametrize("example", ["killer_club", "human_kill"])
 def test_a_rehearsal_posts_and_sends_what_forumbot_run_does_on_the_same_messages(example: str, tmp_path: Path) -> None:
     config = rehearsal_config(EXAMPLES / f"{example}.example.toml", tmp_path / "rehearsal")
     rehearsal, _, _ = rehearse_in_memory(config)
