@@ -119,7 +119,9 @@ def run_with_messages(config: SeasonConfig, messages: dict[int, list[tuple[str, 
     raise AssertionError(f"{config.name}: not over after {MAX_CYCLES} cycles")
 
 
-_TIME = re.compile(r"\d{1,4}[-/年月日:]\d{1,2}(?:[-/年月日:]\d{1,2})*[日号]?|\b\d{1,2}:\d{2}\b")
+_TIME = re.compile(r"\d{1,4}[-/年月日:]\d{1,2}(?:[-/年月日:]\d{1,2})*[日号]?|\b\d{1,2}:\d{2}\b"
+                   r"|[周週](?:[一二三四五六日])|星期[一二三四五六日天]|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*\b"
+                   r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}\b")
 
 
 def delivered(bot: Bot) -> list[tuple[str, str | None, str, str]]:
