@@ -183,6 +183,8 @@ def rehearse_on(forum: Any, folder: Path, source: Path, plan: Plan, label: str =
                f"phases {speed:g} times shorter, {min(lengths):g}-{max(lengths):g} s (never under {floor:.1f} s on this "
                f"forum); players: {plan.policy} policy; seed {seed} (--seed {seed} plays the same game again)")
     typer.echo(f"Forum: {forum.base_url}")
+    for name in config.organisers:  # an organiser may give commands by private message from the browser too
+        typer.echo(f"  organiser account {name}: password {forum.players[name].password}")
     typer.echo(f"The rehearsal's season file: {path}; from another terminal, while it runs:")
     typer.echo(f"  forumbot status {path}")
     typer.echo(f"  forumbot organiser {path} extend 1m")
