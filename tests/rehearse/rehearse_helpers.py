@@ -5,6 +5,7 @@ cycled in turn; and the same season run by a plain bot fed recorded messages pha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -54,9 +55,11 @@ def _next(bot: Bot, clock: Clock) -> None:
     clock.now = max(clock.now + timedelta(seconds=1), wake) if wake is not None else clock.now + timedelta(seconds=1)
 
 
-def rehearse_in_memory(config: SeasonConfig, policy: str = "heuristic") -> tuple[Bot, Table, MemoryForum]:
+def rehearse_in_memory(config: SeasonConfig, policy: str = "heuristic",
+                       between: Callable[[Bot], None] = lambda bot: None) -> tuple[Bot, Table, MemoryForum]:
     """Rehearse ``config`` on a memory forum: the bot cycles, the players look at its database and act, the clock
-    jumps to the bot's next instant. Returns the bot (its game over and delivered), the table and the forum."""
+    jumps to the bot's next instant; ``between(bot)`` after each of the players' looks. Returns the bot (its game
+    over and delivered), the table and the forum."""
     clock = Clock()
     bot, forum = new_bot(config, clock)
 
@@ -72,6 +75,7 @@ def rehearse_in_memory(config: SeasonConfig, policy: str = "heuristic") -> tuple
         bot.cycle()
         acted = table.acted
         table.step()
+        between(bot)
         if table.acted != acted:
             clock.advance(1)
             bot.cycle()  # reads the commands

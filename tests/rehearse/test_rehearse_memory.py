@@ -47,3 +47,32 @@ def test_a_rehearsal_posts_and_sends_what_forumbot_run_does_on_the_same_messages
                             recorded_messages(config, rehearsal))
     assert run.game.finished
     assert delivered(run) == delivered(rehearsal)
+
+
+def test_an_organiser_command_during_a_rehearsal_is_applied_and_the_players_follow_the_bot(tmp_path: Path) -> None:
+    given: list[int] = []
+
+    def extend_in_the_second_phase(bot) -> None:
+        if bot.game.phase.id == 2 and not given:
+            given.append(bot.game.phase.id)
+            bot.organiser_command("extend 10s")  # what `forumbot organiser REHEARSAL.toml extend 10s` stores
+
+    bot, table, _ = rehearse_in_memory(rehearsal_config(EXAMPLES / "killer_club.example.toml", tmp_path),
+                                       between=extend_in_the_second_phase)
+    assert given and bot.game.finished
+    assert any(i is not None and i.source == "cli" for _, i in bot.store.inputs())
+    assert any(r.kind == "note" for r in bot.store.outbox())  # answered to the command line
+    assert table.game is not None and table.game.winner == bot.game.winner
+    assert len(table.game.phases) == len(bot.game.phases)
+
+
+def test_each_player_is_told_only_what_the_judge_sent_him(tmp_path: Path) -> None:
+    bot, table, _ = rehearse_in_memory(rehearsal_config(EXAMPLES / "vampire_village.example.toml", tmp_path))
+    pms = {}
+    for row in bot.store.outbox():
+        if row.kind == "pm":
+            pms.setdefault(row.recipient, set()).add(row.template)
+    assert table.views
+    for name, view in table.views.items():
+        assert view.inbox and all(r.to == name for r in view.inbox)
+        assert {r.key for r in view.inbox} <= pms[name]
