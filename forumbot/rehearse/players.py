@@ -254,6 +254,10 @@ class Table:
     def run(self, stop: threading.Event, every: float = 0.2) -> None:
         """Play until the game is over or ``stop`` is set, looking at the bot's database every ``every`` seconds."""
         while not stop.is_set() and not self.finished:
-            self.step()
+            try:
+                self.step()
+            except Exception as exc:  # the players must not die silently: the season would run on without them
+                log.error("rehearsal: the simulated players failed (%s: %s); they try again", type(exc).__name__, exc)
+                log.debug("the players' failure", exc_info=True)
             stop.wait(every)
 
