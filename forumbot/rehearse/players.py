@@ -138,8 +138,15 @@ class Table:
         g = self.game
         assert g is not None
         factions = type(g.ruleset).roles
-        self.views = {p.name: View(p.seat, p.name, g.ruleset.id, posts=self.posts, _hunch=_hunch(g, p.seat, factions))
+        self.views = {p.name: View(p.seat, p.name, g.ruleset.id, posts=self.posts, _hunch=self._hunch(p.seat, factions))
                       for p in g.players}
+
+    def _hunch(self, seat: int, factions: dict[str, str]) -> Callable[[random.Random, float], int | None]:
+        """The simulator's table-talk model for ``seat``, on the table's game of the moment (rebuilt or not)."""
+        def hunch(rng: random.Random, skill: float) -> int | None:
+            assert self.game is not None
+            return _hunch(self.game, seat, factions)(rng, skill)
+        return hunch
 
     def sync(self) -> None:
         """Apply the inputs the bot stored since the last call; the commands this table applied already are
