@@ -74,12 +74,6 @@ def scaled_schedule(schedule: dict[str, Any], speed: float, floor: float) -> dic
     return out
 
 
-def longest_phase_seconds(schedule: dict[str, Any]) -> float:
-    """The longest phase length of a ``[schedule]`` table, seconds (the default included)."""
-    texts = [schedule.get("default", "24h"), *schedule.get("lengths", {}).values()]
-    return max(parse_duration(t).total_seconds() for t in texts)
-
-
 def speed_for(schedule: dict[str, Any], kinds: list[str], total: timedelta) -> float:
     """The speed at which phases of ``kinds`` (the phases a game is expected to play, in order) last ``total`` in
     all under the ``[schedule]`` table ``schedule``; at least 1."""

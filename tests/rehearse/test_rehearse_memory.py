@@ -76,3 +76,16 @@ def test_each_player_is_told_only_what_the_judge_sent_him(tmp_path: Path) -> Non
     for name, view in table.views.items():
         assert view.inbox and all(r.to == name for r in view.inbox)
         assert {r.key for r in view.inbox} <= pms[name]
+
+
+def test_the_random_policy_plays_a_rehearsal_to_its_end(tmp_path: Path) -> None:
+    bot, table, _ = rehearse_in_memory(rehearsal_config(EXAMPLES / "killer_club.example.toml", tmp_path), "random")
+    assert bot.game.finished and table.sent and table.rebuilt == 0
+
+
+def test_a_duration_is_fitted_to_the_phases_of_one_simulated_game() -> None:
+    from forumbot.cli.rehearse import estimated_kinds
+    from forumbot.config import load_config
+
+    kinds = estimated_kinds(load_config(EXAMPLES / "killer_club.example.toml"), "heuristic", 0.5)
+    assert kinds[0] == "prologue" and "night" in kinds and len(kinds) > 3
