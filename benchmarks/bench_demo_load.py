@@ -1,6 +1,6 @@
 """The README's demo (`forumbot demo`) on a quiet machine and on a busy one: standings, warnings, suicides.
 
-    .venv/bin/python benchmarks/bench_demo_load.py [--load 6] [--players 8] [--phase-seconds 8] [--seed 21]
+    .venv/bin/python benchmarks/bench_demo_load.py [--load 6] [--players 8] [--speed 7200] [--seed 21]
 
 Runs the demo twice with the same seed (a local FlaskBB each time, simulated players): calm, then with
 ``--load`` CPU-bound processes running beside it (e.g. 6 on 2 cores). For each run it prints the standings
@@ -22,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-KEPT = re.compile(r"The demo's season file and database are kept in (\S+)")
+KEPT = re.compile(r"The season files, database and report are kept in (\S+)")
 MOVED = re.compile(r"the post opening phase (\d+) reached the forum (\S+) after it opened")
 STANDINGS = re.compile(r"^(Winner: .*|Killers: .*|\s*\d+\. .*)$", re.M)
 
@@ -37,7 +37,7 @@ def run_demo(args: argparse.Namespace) -> dict:
     began = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "forumbot", "demo", "--no-wait", "--keep", "--locale", "en",
-         "--players", str(args.players), "--phase-seconds", str(args.phase_seconds), "--seed", str(args.seed)],
+         "--players", str(args.players), "--speed", str(args.speed), "--seed", str(args.seed)],
         capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
     seconds = time.monotonic() - began
@@ -55,7 +55,7 @@ def run_demo(args: argparse.Namespace) -> dict:
         from forumbot.runtime.store import aware
 
         os.environ.setdefault("FORUMBOT_DEMO_PASSWORD", "unused")  # the stored season, no forum
-        bot = Bot(load_config(folder / "demo-season.toml"), None)  # type: ignore[arg-type]
+        bot = Bot(load_config(folder / "rehearsal.toml"), None)  # type: ignore[arg-type]
         for row in bot.store.outbox():
             if row.template.endswith("/warning"):
                 out["warnings"][row.recipient] += 1
@@ -93,7 +93,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--load", type=int, default=6, help="CPU-bound processes beside the busy run")
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--phase-seconds", type=float, default=8.0)
+    parser.add_argument("--speed", type=float, default=7200.0, help="the demo's --speed")
     parser.add_argument("--seed", type=int, default=21)
     args = parser.parse_args()
     calm = run_demo(args)

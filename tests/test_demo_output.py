@@ -49,13 +49,3 @@ def test_demo_refuses_a_bad_option_before_starting_the_forum(monkeypatch: pytest
     res = CliRunner().invoke(app, ["demo", "--locale", "fr", "--no-wait"])
     assert res.exit_code == 2 and not started, res.output
     assert res.output.strip() == "error: --locale: 'fr' is not allowed: write one of 'zh-Hans', 'zh-Hant' or 'en'", res.output
-
-
-def test_demo_players_wait_for_the_roles_to_be_drawn() -> None:
-    from types import SimpleNamespace
-
-    from forumbot.cli.demo import Players
-
-    players = Players(SimpleNamespace(client=lambda name: None), ["a"], "judge", seed=1)
-    players.observe(SimpleNamespace(started=False, game=None))  # the forum did not answer at the start
-    assert players.latest is None

@@ -47,8 +47,8 @@ elif sys.argv[3] == "running":  # a bot runs: run_bot stops on SIGTERM after its
 else:
     from forumbot.cli.demo import demo_folder
     with harness.start_forum(players=["a"]) as forum, demo_folder(keep=False) as folder:
-        print("up", flush=True)
         try:
+            print("up", flush=True)  # in the try: a signal the moment "up" is read is caught as the demo's wait catches it
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:

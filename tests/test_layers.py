@@ -30,6 +30,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "replay": {"runtime", "cli", "report"},
     "runtime": {"cli", "report"},
     "report": {"cli"},
+    "rehearse": {"cli", "report", "testforum"},
     "vote_chart": {"forums", "runtime", "migrations", "cli", "config", "report", "replay", "simulate"},
 }
 #: packages that form one layer together (the runtime's database and its migrations)

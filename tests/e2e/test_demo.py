@@ -1,4 +1,5 @@
-"""The README's first command: `forumbot demo` plays a whole season on a local FlaskBB."""
+"""The README's first command: `forumbot demo` (a rehearsal of the sunlight example) plays a whole season on a local
+FlaskBB, every player simulated, and no command of theirs comes after the deadline of the phase it was played in."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def test_demo_plays_a_whole_season(tmp_path):
     out, err = tmp_path / "stdout", tmp_path / "stderr"
     with open(out, "wb") as o, open(err, "wb") as e:
         demo = subprocess.Popen(
-            [sys.executable, "-m", "forumbot", "demo", "--no-wait", "--players", "5", "--phase-seconds", "5",
+            [sys.executable, "-m", "forumbot", "demo", "--no-wait", "--players", "5", "--speed", "100000",
              "--locale", "en"],
             stdout=o, stderr=e, stdin=subprocess.DEVNULL,
         )
@@ -33,3 +34,5 @@ def test_demo_plays_a_whole_season(tmp_path):
     assert "Winner: " in stdout and "Traceback" not in stdout + stderr
     ranks = re.findall(r"^\s+\d+\. ", stdout, flags=re.M)
     assert len(ranks) == 5
+    assert re.search(r"^The season report: .*index\.html$", stdout, flags=re.M), stdout
+    assert "Note:" not in stdout, stdout  # the bot read every command in its phase, in the order it was played
