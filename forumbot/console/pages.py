@@ -55,9 +55,9 @@ def render(request: Request, template: str, locale: str, status_code: int = 200,
     return HTMLResponse(body, status_code=status_code)
 
 
-def message(request: Request, locale: str, key: str, status_code: int = 400, detail: str = "",
-            back: str | None = None, **values: Any) -> HTMLResponse:
+def message(request: Request, locale: str, key: str, status_code: int = 400, *values: Any, detail: str = "",
+            back: str | None = None) -> HTMLResponse:
     """The message page: the words ``key`` of ``console/words.html``'s ``messages`` (formatted with ``values``),
     ``detail`` shown as it is, and a link back."""
-    return render(request, "message", locale, status_code=status_code, key=key, detail=detail, values=values,
+    return render(request, "message", locale, status_code=status_code, key=key, detail=detail, values=[str(v) for v in values],
                   back=back or link(request, "/"))

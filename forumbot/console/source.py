@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -181,3 +182,16 @@ def _blocked(path: Path) -> dict[str, dict[str, Any]]:
     except (OSError, ValueError):
         return {}
     return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+
+_REPLAYED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def replayed(bot: Any) -> Any:
+    """The season's game replayed with every step kept (:func:`forumbot.report.log.from_bot`), once per bot."""
+    from forumbot.report.log import from_bot
+
+    log = _REPLAYED.get(bot)
+    if log is None:
+        log = _REPLAYED[bot] = from_bot(bot)
+    return log
