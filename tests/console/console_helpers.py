@@ -51,6 +51,7 @@ def running_season(tmp_path: Path, players: list[str] | None = None, name: str =
 
 
 def client(paths: list[Path] | None = None, directory: Path | None = None, who: str | None = "Org",
-           public: bool = False) -> TestClient:
+           public: bool = False, clock: Any = None) -> TestClient:
+    """A console over the season files ``paths`` (or a ``directory``), logged in as ``who``."""
     source = SeasonSource(files=paths) if paths is not None else SeasonSource(directory=directory)
-    return TestClient(create_app(source, auth=LoggedIn(who), public=public), follow_redirects=False)
+    return TestClient(create_app(source, auth=LoggedIn(who), public=public, clock=clock), follow_redirects=False)
