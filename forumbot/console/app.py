@@ -30,11 +30,11 @@ from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from forumbot.cli.text import plain
 from forumbot.console.auth import ConsoleAuth
 from forumbot.console.pages import link, message, page_locale, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
 from forumbot.console.view import Overview, local, overview
+from forumbot.plain_text import plain
 from forumbot.resources import package_dir
 
 log = logging.getLogger("forumbot")

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from forumbot.cli.text import plain
 from forumbot.console.loaded import inbound, outbox
 from forumbot.language.types import ORGANISER_VERBS, Command
+from forumbot.plain_text import plain
 from forumbot.runtime.store import aware
 
 #: reply templates that say a command was not taken (the refusal is the template's name)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from forumbot.cli.text import plain
 from forumbot.console.loaded import outbox
+from forumbot.plain_text import plain
 
 #: how many sent rows the outbox part shows (every row not sent is shown)
 SENT_SHOWN = 50
@@ -30,7 +30,7 @@ class Details:
     """The season's players, ``warnings`` (name, what: "warning" or "penalty", round or reason), ``posts`` (the
     bot's thread posts, newest first), ``outbox`` (rows not sent, then the newest :data:`SENT_SHOWN` sent ones;
     rows of :func:`forumbot.console.loaded.outbox`, their text as the forum takes it: pages show it with
-    :func:`forumbot.cli.text.plain`), ``notes`` (answers to organiser commands, plain text, newest first)."""
+    :func:`forumbot.plain_text.plain`), ``notes`` (answers to organiser commands, plain text, newest first)."""
 
     players: list[PlayerRow] = field(default_factory=list)
     warnings: list[tuple[str, str, str]] = field(default_factory=list)

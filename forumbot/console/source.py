@@ -113,13 +113,13 @@ class SeasonSource:
 
     def store(self, config: SeasonConfig) -> Store | None:
         """The store of ``config``'s season, or None when it never ran in its database."""
-        from forumbot.cli.database import has_tables
+        from forumbot.migrations import stored_revision
 
         engine = self.engine(config)
         if engine is None:
             return None
         try:
-            if not has_tables(engine):
+            if stored_revision(engine) is None:  # no forumbot tables: nothing ran there (looking creates nothing)
                 return None
             return Store.find_season(engine, config.name)
         except Exception as exc:  # the database server does not answer, the file cannot be read
@@ -173,12 +173,15 @@ def fingerprint(store: Store) -> tuple[Any, ...]:
 
 
 def _explain(exc: BaseException, url: str) -> str:
-    from forumbot.cli.database import explain
+    """One line on why the database of ``url`` (shown without its password) could not be read."""
+    from sqlalchemy.engine import make_url
 
     try:
-        return explain(exc, url)
+        shown = make_url(url).render_as_string(hide_password=True)
     except Exception:
-        return f"the database cannot be read: {type(exc).__name__}"
+        shown = url.split("@")[-1]
+    detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return f"the database {shown} cannot be read ({detail[0] if detail else type(exc).__name__})"
 
 
 def _blocked(path: Path) -> dict[str, dict[str, Any]]:
