@@ -1,6 +1,6 @@
 """Benchmark: the organiser's page of a 19-player sunlight season with 2,000 inbound messages (issue 31: ≤ 100 ms).
 
-Run: ``.venv/bin/python benchmarks/bench_console.py``. Builds the season on the in-memory forum (votes, status
+Run: ``.venv/bin/python benchmarks/bench_console.py`` (building the season takes a few minutes). Builds the season on the in-memory forum (votes, status
 requests, misspelt commands by private message, talk in the thread: about 2,000 rows read and applied by the bot),
 then asks the console for ``/seasons/{name}`` through Starlette's test client and prints the CPU time (this
 process, every thread) of:
@@ -133,7 +133,7 @@ def main() -> int:
             bot.cycle()
             changed.append(cpu_ms(client, url))
         median = statistics.median(warm)
-        print(f"first page after a change (bot rebuilt, readings worked out): {cold:.0f} ms CPU")
+        print(f"first page (the bot built from the stored inputs, readings worked out): {cold:.0f} ms CPU")
         print(f"season page, unchanged season: median {median:.1f} ms CPU (best {min(warm):.1f}, worst {max(warm):.1f}); "
               f"budget {BUDGET_MS:.0f} ms")
         print(f"season page after one new message (caught up, not rebuilt): median {statistics.median(changed):.1f} ms CPU")

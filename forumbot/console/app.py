@@ -17,6 +17,7 @@ input gets a message page, never a traceback.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -41,6 +42,8 @@ log = logging.getLogger("forumbot")
 STATIC = package_dir("console/static")
 #: inbound log rows a page
 LOG_PAGE = 100
+#: a confirmation's one-time token
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -183,7 +186,7 @@ class Console:
                           no_check=bool(form.get("no_check")), csrf=self.auth.csrf_field(request), back=back,
                           organiser=who, action=link(request, f"/seasons/{quote(entry.key)}/steer/confirm"))
         token = str(form.get("token", ""))
-        if not token:
+        if not TOKEN.fullmatch(token):  # the confirmation page's own token (secrets.token_urlsafe)
             return message(request, locale, "csrf", 400, back=back)
         steer.give(bot, text, who, token, self.clock())
         return RedirectResponse(link(request, f"/seasons/{quote(entry.key)}", steered="1"), status_code=303)

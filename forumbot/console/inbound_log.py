@@ -92,7 +92,8 @@ def _build(loaded: Any) -> list[LogRow]:
             mine = answers.get(f"which:{r.forum_id}", [])
         else:
             mine = answers.get(r.input_seq, []) if r.input_seq is not None else []
-        by = r.subject.split(" ")[1] if r.source == "cli" and r.subject.startswith("console ") else None
+        # "console ORGANISER TOKEN" (forumbot.console.steer.give): a forum name may hold spaces, the token none
+        by = r.subject.removeprefix("console ").rsplit(" ", 1)[0] if r.source == "cli" and r.subject.startswith("console ") else None
         row = LogRow(r.id, r.source, r.sender, aware(r.sent_at), r.text, reading, detail, by,
                      [Answer(o.recipient, o.status, o.body, markup) for o in mine])
         row.search = f"{r.sender}\n{r.text}\n{detail}".lower()
