@@ -1,0 +1,197 @@
+"""Where the console finds its seasons: the season files of a ``forumbot serve`` directory (and its ``done/``),
+or the one file of ``forumbot run FILE --web``, each read from its database (the season's own, or the one
+``--database`` every season of a directory shares).
+
+The console never judges a season: it reads the database the judging process writes, and gives organiser
+commands through it (:mod:`forumbot.console.steer`). A season's :class:`~forumbot.runtime.bot.Bot` is rebuilt
+from its stored inputs only when the database changed since the last page (:meth:`SeasonSource.bot`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from forumbot.config import ConfigError, SeasonConfig, load_config
+from forumbot.runtime.store import CursorRow, InboundRow, InputRow, OutboxRow, Store, make_engine
+
+DONE = "done"  # forumbot.serve.service.DONE (not imported: the console runs without the serve machinery)
+BLOCKED_FILE = ".forumbot-serve-blocked.json"  # forumbot.serve.service.BLOCKED_FILE
+
+
+@dataclass
+class SeasonEntry:
+    """One season file: ``config`` (None when the file is not a season file: ``error`` says why), ``blocked``
+    (why ``forumbot serve`` cannot run it, from its blocked-seasons file; None: not blocked), ``done`` (archived
+    in ``done/``)."""
+
+    path: Path
+    config: SeasonConfig | None
+    error: str | None = None
+    blocked: str | None = None
+    done: bool = False
+
+    @property
+    def key(self) -> str:
+        """The season's name in URLs (its file's stem when the file is not a season file)."""
+        return self.config.name if self.config is not None else self.path.stem
+
+
+class SeasonUnavailable(Exception):
+    """A season's database cannot be read (unreachable, or its season file no longer matches it: the message
+    says which and what to do)."""
+
+
+class _NoForum:
+    """The console reads the database only: the bot it builds never talks to the forum."""
+
+
+class SeasonSource:
+    """The seasons the console shows: ``files`` (season files) or a ``directory`` of them; ``database`` (an
+    SQLAlchemy URL) holds every season when given, else each season's own ``database``."""
+
+    def __init__(self, *, directory: Path | None = None, files: list[Path] | None = None,
+                 database: str | None = None) -> None:
+        if (directory is None) == (files is None):
+            raise ValueError("a season source is a directory or a list of files")
+        self.directory = directory
+        self.files = files
+        self.database = database
+        self._engines: dict[str, Engine] = {}
+        self._bots: dict[str, tuple[Any, Any]] = {}  # season name -> (database fingerprint, Bot)
+        self._lock = threading.Lock()
+
+    # --- files ----------------------------------------------------------------------------------------
+    def entries(self) -> list[SeasonEntry]:
+        """Every season file, in file-name order (a directory's running seasons before its ``done/`` ones)."""
+        if self.files is not None:
+            return [self._entry(p, False, {}) for p in self.files]
+        assert self.directory is not None
+        blocked = _blocked(self.directory / BLOCKED_FILE)
+        paths = [(p, False) for p in sorted(self.directory.glob("*.toml"))]
+        paths += [(p, True) for p in sorted((self.directory / DONE).glob("*.toml"))]
+        return [self._entry(p, done, blocked) for p, done in paths]
+
+    def entry(self, key: str) -> SeasonEntry | None:
+        """The season named ``key`` (see :attr:`SeasonEntry.key`), or None."""
+        return next((e for e in self.entries() if e.key == key), None)
+
+    def _entry(self, path: Path, done: bool, blocked: dict[str, dict[str, Any]]) -> SeasonEntry:
+        try:
+            config = load_config(path)
+        except ConfigError as exc:
+            return SeasonEntry(path, None, error=str(exc).splitlines()[0], done=done)
+        if self.database:
+            config = config.model_copy(update={"database": self.database})
+        why = blocked.get(path.name)
+        reason = None
+        try:
+            if why is not None and not done and path.stat().st_mtime == why.get("mtime"):
+                reason = str(why.get("reason"))
+        except OSError:
+            reason = None
+        return SeasonEntry(path, config, blocked=reason, done=done)
+
+    # --- databases ------------------------------------------------------------------------------------
+    def engine(self, config: SeasonConfig) -> Engine | None:
+        """The engine of ``config``'s database, or None when its SQLite file does not exist yet (nothing ran;
+        the console creates no database)."""
+        url = config.database_url
+        if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).exists():
+            return None
+        with self._lock:
+            if url not in self._engines:
+                self._engines[url] = make_engine(url)
+            return self._engines[url]
+
+    def store(self, config: SeasonConfig) -> Store | None:
+        """The store of ``config``'s season, or None when it never ran in its database."""
+        from forumbot.cli.database import has_tables
+
+        engine = self.engine(config)
+        if engine is None:
+            return None
+        try:
+            if not has_tables(engine):
+                return None
+            return Store.find_season(engine, config.name)
+        except Exception as exc:  # the database server does not answer, the file cannot be read
+            raise SeasonUnavailable(_explain(exc, config.database_url)) from None
+
+    def bot(self, config: SeasonConfig) -> Any:
+        """The season's bot (read-only: it has no forum), rebuilt from the stored inputs when the database
+        changed since the last call; None when the season never ran. Raises :class:`SeasonUnavailable`."""
+        from forumbot.runtime.bot import Bot
+
+        store = self.store(config)
+        if store is None:
+            return None
+        try:
+            mark = fingerprint(store)
+        except Exception as exc:
+            raise SeasonUnavailable(_explain(exc, config.database_url)) from None
+        with self._lock:
+            cached = self._bots.get(config.name)
+        if cached is not None and cached[0] == mark:
+            return cached[1]
+        try:
+            bot = Bot(config, _NoForum(), engine=store.engine)  # type: ignore[arg-type]
+        except ConfigError as exc:
+            raise SeasonUnavailable(str(exc).splitlines()[0]) from None
+        except Exception as exc:
+            raise SeasonUnavailable(_explain(exc, config.database_url)) from None
+        with self._lock:
+            self._bots[config.name] = (mark, bot)
+        return bot
+
+
+def fingerprint(store: Store) -> tuple[Any, ...]:
+    """What changes whenever the judging process writes to the season: inputs, inbound rows, the outbox's rows,
+    statuses and attempts, and the cursors (poll times, deadlines moved)."""
+    sid = store.season_id
+    with Session(store.engine) as s:
+        inputs = s.exec(select(func.count()).select_from(InputRow).where(InputRow.season_id == sid)).one()
+        inbound = s.exec(select(func.max(InboundRow.id), func.count()).where(InboundRow.season_id == sid)).one()
+        outbox = s.exec(select(OutboxRow.status, func.count(), func.max(OutboxRow.id), func.sum(OutboxRow.attempts))
+                        .where(OutboxRow.season_id == sid).group_by(col(OutboxRow.status))).all()
+        cursors = s.exec(select(CursorRow.name, CursorRow.value).where(CursorRow.season_id == sid)).all()
+    return (inputs, tuple(inbound), tuple(sorted(tuple(r) for r in outbox)), hash(tuple(sorted(tuple(c) for c in cursors))))
+
+
+def _explain(exc: BaseException, url: str) -> str:
+    from forumbot.cli.database import explain
+
+    try:
+        return explain(exc, url)
+    except Exception:
+        return f"the database cannot be read: {type(exc).__name__}"
+
+
+def _blocked(path: Path) -> dict[str, dict[str, Any]]:
+    """What ``forumbot serve`` wrote of the seasons it cannot run (file name -> season, mtime, reason)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+
+_REPLAYED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def replayed(bot: Any) -> Any:
+    """The season's game replayed with every step kept (:func:`forumbot.report.log.from_bot`), once per bot."""
+    from forumbot.report.log import from_bot
+
+    log = _REPLAYED.get(bot)
+    if log is None:
+        log = _REPLAYED[bot] = from_bot(bot)
+    return log

@@ -1,0 +1,28 @@
+"""The seasons list: every season of a directory with its phase, deadline and problems, behind the login."""
+
+from __future__ import annotations
+
+from console_helpers import client, running_season
+
+
+def test_the_seasons_list_shows_a_running_season_with_its_phase_and_countdown(tmp_path):
+    path, season = running_season(tmp_path)
+    page = client([path]).get("/")
+    assert page.status_code == 200, page.text
+    assert "春季赛" in page.text and "Crimes in Sunlight" in page.text
+    assert 'class="countdown"' in page.text and season.bot.deadline().isoformat() in page.text
+
+
+def test_the_seasons_list_needs_a_login(tmp_path):
+    path, _ = running_season(tmp_path)
+    page = client([path], who=None).get("/")
+    assert page.status_code == 303 and page.headers["location"] == "/login?next=%2F"
+
+
+def test_a_directory_lists_a_broken_file_and_a_season_not_started_with_what_to_do(tmp_path):
+    running_season(tmp_path)
+    (tmp_path / "broken.toml").write_text("name = 3\n", encoding="utf-8")
+    page = client(directory=tmp_path).get("/?lang=en")
+    assert page.status_code == 200, page.text
+    assert "Not a season file" in page.text and "forumbot check FILE" in page.text
+    assert "春季赛" in page.text
