@@ -87,7 +87,7 @@ class ConsoleAuth:
     def middleware(self) -> list[Middleware]:
         """The session middleware (signed cookie; see the module docstring). Raises
         :class:`~forumbot.console.console_file.ConsoleFileError` when the console file cannot hold the secret."""
-        return [Middleware(SessionMiddleware, secret_key=self.file.secret(), session_cookie=COOKIE,  # type: ignore[arg-type]
+        return [Middleware(SessionMiddleware, secret_key=self.file.secret(), session_cookie=COOKIE,
                            max_age=SESSION_SECONDS, same_site="lax", https_only=self.secure)]
 
     def routes(self) -> list[BaseRoute]:
