@@ -189,6 +189,10 @@ def run(
         help="resume a running season judged by another version of the parser or rules with this one's (recorded)"),
     lease: str = typer.Option("60s", help="how long the season stays locked to this process if it dies without "
                                           "stopping (a SIGTERM ends it at once)"),
+    web: bool = typer.Option(False, "--web", help="also serve the organiser's web console (docs/console.md)"),
+    web_port: int = typer.Option(8080, help="the console's port (with --web)"),
+    web_host: str = typer.Option("127.0.0.1", help="the console's address (with --web)"),
+    web_public: bool = typer.Option(False, "--web-public", help="with --web: also read-only public pages (/public)"),
 ) -> None:
     """Run the season until the game is over and every post and private message is delivered. One process
     judges a season: a second `run` of it (or a `run` of a season `serve` judges) stops at once, exit 2."""
@@ -209,7 +213,23 @@ def run(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     warning = past_start_warning(c)  # before the database is opened: it tells whether the season ran
-    run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
+    console = _web(config, web_host, web_port, web_public) if web else None
+    try:
+        run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
+    finally:
+        if console is not None:
+            console.stop()
+
+
+def _web(config: Path, host: str, port: int, public: bool):
+    """``run --web``: the console of the season, started; a port in use ends the command with one line."""
+    from forumbot.console.server import ConsoleError, file_console
+
+    try:
+        return file_console(config, None, host, port, public).start()
+    except ConsoleError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 @app.command("status")

@@ -7,7 +7,6 @@ import html
 import re
 
 from bot_helpers import Clock, Season, cli_season, example_phases, play_phases
-
 from console_helpers import client
 
 from forumbot.config import load_config
