@@ -179,7 +179,7 @@ class ConsoleAuth:
 
     def link_base(self, request: Request) -> str | None:
         """The address the links the bot sends start with: ``public_url``, else the request's own when it came
-        to a loopback address; None: links cannot be offered (say to start the console with its address)."""
+        to a loopback address; None: links cannot be offered (the page says to set ``FORUMBOT_CONSOLE_URL``)."""
         if self.public_url:
             return self.public_url
         host = request.url.hostname or ""

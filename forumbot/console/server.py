@@ -15,6 +15,8 @@ from forumbot.console.auth import ConsoleAuth
 from forumbot.console.source import SeasonSource
 
 log = logging.getLogger("forumbot")
+#: the console's address as organisers reach it (behind a reverse proxy: https://...): the base of sign-in links
+URL_ENV = "FORUMBOT_CONSOLE_URL"
 
 
 class ConsoleError(Exception):
@@ -22,8 +24,16 @@ class ConsoleError(Exception):
 
 
 def auth_for(source: SeasonSource) -> ConsoleAuth:
-    """The logins of a console over ``source``."""
-    return ConsoleAuth()
+    """The logins of a console over ``source``: its console file in the served directory (the season file's
+    folder), the address organisers reach it at from ``FORUMBOT_CONSOLE_URL`` (docs/runtime.md)."""
+    import os
+
+    if source.directory is not None:
+        folder = source.directory
+    else:
+        assert source.files  # a source is a directory or season files
+        folder = Path(source.files[0]).resolve().parent
+    return ConsoleAuth(source, folder, public_url=os.environ.get(URL_ENV) or None)
 
 
 class ConsoleServer:

@@ -153,11 +153,11 @@ def test_a_link_for_a_stranger_sends_nothing_and_says_the_same(console):
 
 
 def test_links_are_offered_only_with_a_trusted_address(console):
-    """A request's Host header is anyone's to write: without --console-url only a loopback address is trusted."""
+    """A request's Host header is anyone's to write: without FORUMBOT_CONSOLE_URL only a loopback address is trusted."""
     make, season, _ = console
     client, _ = make(base_url="http://evil.example")
     res = client.post("/login/link", data={"csrf_token": token(client), "name": "Org"})
-    assert res.status_code == 400 and "--console-url" in res.text
+    assert res.status_code == 400 and "FORUMBOT_CONSOLE_URL" in res.text
     assert not [r for r in season.bot.store.outbox() if r.recipient == "Org"]
     client, _ = make(base_url="http://evil.example", public_url="https://judge.example.org/console", secure=False)
     assert client.post("/login/link", data={"csrf_token": token(client), "name": "Org"}).status_code == 200

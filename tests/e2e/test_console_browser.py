@@ -1,6 +1,6 @@
 """The organiser's console in a real browser: Debian's chromium driven by Playwright (its own browser download
 is not used), a season judged by ``forumbot run`` on the test FlaskBB, and the console beside it (uvicorn in
-this process, over the season's database, as ``forumbot serve`` or a second worker would see it).
+this process, over the season's database, as ``forumbot run FILE --web`` serves it).
 
 - An organiser logs in (a wrong password and a form without its CSRF token are refused first), sees the running
   season, finds a player's private message in the inbound log, extends the deadline and sees the thread's new
@@ -18,13 +18,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
+import httpx
 import pytest
 from season_driver import (
     BotProcess,
@@ -38,7 +38,6 @@ from season_driver import (
 )
 
 from forumbot.testforum import start_forum
-from forumbot.testforum.harness import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -79,35 +78,36 @@ def browser() -> Iterator:
             b.close()
 
 
-class ConsoleServer:
-    """The console app served by uvicorn on 127.0.0.1 in a thread of this process."""
+class Console:
+    """The console of one season file as ``forumbot run FILE --web`` serves it (uvicorn in a thread, here of this
+    process, on 127.0.0.1), with the organiser's password set by ``forumbot console-password``."""
 
     def __init__(self, config: Path, public: bool = False) -> None:
-        import uvicorn
+        from typer.testing import CliRunner
 
-        from forumbot.console.app import create_app
-        from forumbot.console.auth import ConsoleAuth
-        from forumbot.console.console_file import ConsoleFile
-        from forumbot.console.passwords import hash_password
-        from forumbot.console.source import SeasonSource
+        from forumbot.cli import app
 
-        folder = config.parent
-        ConsoleFile(folder).set_password_hash("Org", hash_password(PASSWORD))
-        source = SeasonSource(files=[config])
-        app = create_app(source, auth=ConsoleAuth(source, folder), public=public)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        res = CliRunner().invoke(app, ["console-password", str(config), "Org", "--password-stdin"], input=f"{PASSWORD}\n")
+        assert res.exit_code == 0, res.output
+        self.config, self.public = config, public
 
-    def __enter__(self) -> ConsoleServer:
-        self.thread.start()
-        wait_for(lambda: self.server.started, "the console to listen", lambda: self.thread.is_alive(), patience=60)
+    def __enter__(self) -> Console:
+        from forumbot.console.server import file_console
+
+        self.server = file_console(self.config, None, "127.0.0.1", 0, self.public).start()
+        self.url = f"http://127.0.0.1:{self.server.port}"
+
+        def up() -> bool:
+            try:
+                return httpx.get(self.url + "/login", timeout=5).status_code == 200
+            except httpx.TransportError:
+                return False
+
+        wait_for(up, "the console to answer", lambda: self.server.thread.is_alive(), patience=60)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
+        self.server.stop()
 
 
 def start_season(folder: Path, forum, players: list[str], roles: dict[str, str], name: str, locale: str,
@@ -159,7 +159,7 @@ def test_organiser_logs_in_finds_a_message_and_steers_the_season(tmp_path, forum
     finally:
         player.close()
 
-    with ConsoleServer(config) as console:
+    with Console(config) as console:
         context = browser.new_context(locale="zh-CN", viewport={"width": 1280, "height": 900})
         page = context.new_page()
         # a visitor is sent to the login page
@@ -276,7 +276,7 @@ def test_public_pages_show_no_role_in_any_phase(tmp_path, forum, browser):
                      tail=bot.log_tail)
     sender = driver.thread()
     reader = forum.client()
-    with ConsoleServer(config, public=True) as console:
+    with Console(config, public=True) as console:
         visitor = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         organiser = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         organiser.goto(console.url + "/login")
