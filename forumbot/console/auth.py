@@ -17,7 +17,8 @@ An organiser logs in with the forum name a season's file lists in ``organisers``
 The session is Starlette's signed cookie (itsdangerous; the secret from ``FORUMBOT_CONSOLE_SECRET`` or the
 console file), HttpOnly, SameSite=Lax (a link opened from the forum's private message must carry it: Strict
 would drop it on that navigation), Secure whenever the console's address is ``https://``, and good for
-:data:`SESSION_SECONDS`. Failed logins are throttled per account and per address
+:data:`SESSION_SECONDS`, until its organiser logs out (in any browser) or gets a new password: the session
+carries the organiser's login epoch, which both change in the console file. Failed logins are throttled per account and per address
 (:mod:`forumbot.console.throttle`), and so are requests for links (each sends a private message).
 """
 
@@ -55,7 +56,7 @@ ACCOUNT_FAILURES, ADDRESS_FAILURES, THROTTLE_SECONDS = 5, 20, 15 * 60
 #: sign-in links asked for per account, and per address, within THROTTLE_SECONDS
 ACCOUNT_LINKS, ADDRESS_LINKS = 3, 10
 #: the session keys
-_WHO, _SINCE, _NONCE = "organiser", "since", "link_nonce"
+_WHO, _SINCE, _NONCE, _EPOCH = "organiser", "since", "link_nonce", "epoch"
 
 
 class ConsoleAuth:
@@ -113,6 +114,12 @@ class ConsoleAuth:
             return None
         if not 0 <= self.clock() - since <= SESSION_SECONDS:
             return None
+        try:
+            if session.get(_EPOCH) != self.file.epoch(who):
+                return None  # logged out (in some browser) or a new password since
+        except ConsoleFileError as exc:
+            log.error("console: %s", exc)
+            return None
         return who
 
     def may_steer(self, request: Request, season_id: str, organisers: list[str]) -> bool:
@@ -151,12 +158,17 @@ class ConsoleAuth:
         request.session.clear()
         request.session[_WHO] = name
         request.session[_SINCE] = self.clock()
+        request.session[_EPOCH] = self.file.epoch(name)
         csrf.renew(request.session)
         self.account_failures.clear(name.casefold())
         log.info("console: %s logged in", name)
 
     def log_out(self, request: Request) -> None:
-        """End the session of ``request``."""
+        """End the session of ``request`` and every other session of its organiser (in other browsers too)."""
+        who = self.organiser(request)
+        if who is not None:
+            self.file.end_sessions(who)
+            log.info("console: %s logged out", who)
         request.session.clear()
         csrf.renew(request.session)
 

@@ -5,6 +5,9 @@
   environment takes its place, e.g. for several workers behind one proxy);
 - ``passwords``: organiser's forum name -> the argon2id hash of their console password
   (``forumbot console-password``);
+- ``epochs``: organiser's forum name -> a number that grows at each logout and password change: a session
+  made under an older number is over, in whichever browser it is (the session cookie alone cannot be
+  taken back);
 - ``links``: the sign-in links not used yet: the SHA-256 of the link's token -> who it signs in, the
   SHA-256 of the browser's nonce it is bound to, and when it expires (seconds since the epoch). A token
   itself is never stored here.
@@ -119,7 +122,7 @@ class ConsoleFile:
         return value if isinstance(value, str) else None
 
     def set_password_hash(self, name: str, hashed: str | None) -> None:
-        """Store ``hashed`` as ``name``'s console password hash (None: remove it)."""
+        """Store ``hashed`` as ``name``'s console password hash (None: remove it); ``name``'s sessions end."""
 
         def edit(data: dict[str, Any]) -> None:
             passwords = data.setdefault("passwords", {})
@@ -127,6 +130,22 @@ class ConsoleFile:
                 passwords.pop(name, None)
             else:
                 passwords[name] = hashed
+            epochs = data.setdefault("epochs", {})  # a password changed or removed ends the sessions it opened
+            epochs[name] = int(epochs.get(name, 0)) + 1
+
+        self.change(edit)
+
+    def epoch(self, name: str) -> int:
+        """``name``'s login epoch: a session made under an older one is over (0 when never changed)."""
+        value = self.read().get("epochs", {}).get(name, 0)
+        return value if isinstance(value, int) else 0
+
+    def end_sessions(self, name: str) -> None:
+        """End every session of ``name``, in every browser (a logout, a new or removed password)."""
+
+        def edit(data: dict[str, Any]) -> None:
+            epochs = data.setdefault("epochs", {})
+            epochs[name] = int(epochs.get(name, 0)) + 1
 
         self.change(edit)
 

@@ -231,3 +231,27 @@ def test_may_steer_only_the_seasons_one_organises(console):
     app = SessionMiddleware(probe, secret_key=auth.file.secret(), session_cookie=COOKIE)
     TestClient(app, base_url="http://127.0.0.1:8765", cookies=client.cookies).get("/")
     assert seen == {"mine": True, "theirs": False}
+
+
+def test_logging_out_ends_the_login_in_every_browser(console):
+    """A session cookie cannot be taken back: the organiser's login epoch in the console file ends the copies."""
+    make, _, _ = console
+    laptop, _ = make()
+    phone, _ = make()
+    log_in(laptop)
+    log_in(phone)
+    copied, _ = make()
+    copied.cookies = laptop.cookies  # a cookie someone copied from the laptop
+    assert copied.get("/").status_code == 200
+    phone.post("/logout", data={"csrf_token": token(phone, "/logout")})
+    assert laptop.get("/").status_code == 303 and copied.get("/").status_code == 303
+
+
+def test_a_new_password_ends_the_sessions_of_the_old(console, tmp_path):
+    make, _, _ = console
+    client, _ = make()
+    log_in(client)
+    assert client.get("/").status_code == 200
+    ConsoleFile(tmp_path).set_password_hash("Org", hash_password("a brand new password"))
+    assert client.get("/").status_code == 303
+    assert log_in(client, password="a brand new password").status_code == 303
