@@ -176,8 +176,9 @@ class ConsoleAuth:
         """Whether ``name`` (an organiser of a season of the console) logs in with ``password``; a failure is
         counted against the account and the address (check :meth:`throttled` first)."""
         stored = None
+        known = name in self.organised()
         try:
-            stored = self.file.password_hash(name) if name in self.organised() else None
+            stored = self.file.password_hash(name) if known else None
         except ConsoleFileError as exc:
             log.error("console: %s", exc)
         if verify_password(stored, password):
@@ -186,7 +187,9 @@ class ConsoleAuth:
             return True
         self.account_failures.fail(name.casefold())
         self.address_failures.fail(client_address(request))
-        log.warning("console: a failed login as %r from %s", name, client_address(request))
+        # a name that organises nothing is not logged: it may be a password typed into the wrong field
+        log.warning("console: a failed login as %s from %s", repr(name) if known else "a name that organises no season",
+                    client_address(request))
         return False
 
     def link_base(self, request: Request) -> str | None:

@@ -255,3 +255,14 @@ def test_a_new_password_ends_the_sessions_of_the_old(console, tmp_path):
     ConsoleFile(tmp_path).set_password_hash("Org", hash_password("a brand new password"))
     assert client.get("/").status_code == 303
     assert log_in(client, password="a brand new password").status_code == 303
+
+
+def test_a_failed_login_logs_an_organisers_name_but_no_other(console, caplog):
+    make, _, _ = console
+    client, _ = make()
+    with caplog.at_level("WARNING", logger="forumbot"):
+        log_in(client, password="not the password at all")
+        log_in(client, name="my secret password typed here", password="x" * 12)
+    text = caplog.text
+    assert "a failed login as 'Org'" in text
+    assert "my secret password typed here" not in text and "a name that organises no season" in text
