@@ -103,6 +103,9 @@ class Console:
         if refused is not None:
             return refused
         locale = page_locale(request, entry.config.locale)
+        if not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
+            # roles and the inbound log are for this season's organisers: one of another season may play here
+            return message(request, locale, "not_yours", 403, entry.config.name, back=link(request, "/"))
         q = request.query_params
         try:
             page = int(q.get("page", "1"))
@@ -137,6 +140,9 @@ class Console:
         entry, bot, refused = self.season_or_message(request)
         if refused is not None:
             return refused
+        if view == "full" and not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
+            return message(request, page_locale(request, entry.config.locale), "not_yours", 403, entry.config.name,
+                           back=link(request, "/"))
         if bot is None or not bot.started:
             return message(request, page_locale(request, entry.config.locale), "not_started", 404, entry.config.name)
         html = render_page("report", extract(replayed(bot), public=view == "public"), entry.config.locale)

@@ -4,6 +4,7 @@ the season's bot, CSRF on every form, throttles, cookies, logout."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,9 +37,11 @@ def console(tmp_path, monkeypatch):
     ConsoleFile(tmp_path).set_password_hash("Org", hash_password(PASSWORD))
     clock = Clock()
 
-    def make(base_url: str = "http://127.0.0.1:8765", **options: Any) -> tuple[TestClient, ConsoleAuth]:
-        auth = ConsoleAuth(SeasonSource(files=[path]), tmp_path, clock=clock, **options)
-        app = create_app(SeasonSource(files=[path]), auth=auth, clock=season.clock)
+    def make(base_url: str = "http://127.0.0.1:8765", more: tuple[Path, ...] = (), **options: Any
+             ) -> tuple[TestClient, ConsoleAuth]:
+        source = SeasonSource(files=[path, *more])
+        auth = ConsoleAuth(source, tmp_path, clock=clock, **options)
+        app = create_app(source, auth=auth, clock=season.clock)
         return TestClient(app, base_url=base_url, follow_redirects=False), auth
 
     return make, season, clock
@@ -266,3 +269,29 @@ def test_a_failed_login_logs_an_organisers_name_but_no_other(console, caplog):
     text = caplog.text
     assert "a failed login as 'Org'" in text
     assert "my secret password typed here" not in text and "a name that organises no season" in text
+
+
+def test_an_organiser_of_another_season_sees_no_role_here(console, tmp_path):
+    """An organiser of one season may play in another: its roles, inbound log and full report are not theirs."""
+    from bot_helpers import Clock as SeasonClock
+    from bot_helpers import Season, cli_season
+
+    from forumbot.config import load_config
+    from forumbot.forums.memory import MemoryForum
+
+    make, _, _ = console
+    other = tmp_path / "other"
+    other.mkdir()
+    path = other / "秋季赛.toml"
+    path.write_text(cli_season("秋季赛", ["Org", "Bob", "Carol", "Dave", "Erin"]).replace(
+        'organisers = ["Org"]', 'organisers = ["Boss"]'), encoding="utf-8")
+    config = load_config(path)
+    clock = SeasonClock()
+    Season(config, MemoryForum("judge", clock), clock, config.database_url).bot.cycle()
+    client, _ = make(more=(path,))
+    log_in(client)
+    assert client.get("/seasons/春季赛").status_code == 200
+    for page in ("/seasons/秋季赛", "/seasons/秋季赛/report/full/"):
+        res = client.get(page)
+        assert res.status_code == 403 and "not one you organise" in res.text, page
+        assert "killer" not in res.text.lower()
