@@ -47,13 +47,14 @@ class ConsoleFile:
         self._lock_path = self.folder / LOCK_NAME
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
+    def _locked(self, shared: bool = False) -> Iterator[None]:
+        """The lock file held: shared by readers (every page asks who is logged in), exclusive for a change."""
         try:
             fd = os.open(self._lock_path, os.O_CREAT | os.O_RDWR, 0o600)
         except OSError as exc:
             raise ConsoleFileError(f"{self._lock_path}: cannot be opened: {exc.strerror}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
             yield
         finally:
             os.close(fd)  # closing releases the lock
@@ -89,7 +90,7 @@ class ConsoleFile:
 
     def read(self) -> dict[str, Any]:
         """The file's content as it is now (empty when there is no file)."""
-        with self._locked():
+        with self._locked(shared=True):
             return self._read()
 
     def change(self, edit: Callable[[dict[str, Any]], Any]) -> Any:

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from forumbot.console.auth import ConsoleAuth
+from forumbot.console.console_file import ConsoleFileError
 from forumbot.console.source import SeasonSource
 
 log = logging.getLogger("forumbot")
@@ -57,7 +58,11 @@ class ConsoleServer:
                                "(is another program using the port? choose another with --console-port / --web-port)") from None
         self.host = host
         self.port = self.socket.getsockname()[1]
-        app = create_app(source, auth=auth_for(source), public=public)
+        try:
+            app = create_app(source, auth=auth_for(source), public=public)
+        except ConsoleFileError as exc:  # the served directory cannot hold the console's file (read-only...)
+            self.socket.close()
+            raise ConsoleError(f"the console cannot start: {exc}") from None
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
         self.thread = threading.Thread(target=self._run, name="forumbot-console", daemon=True)
 

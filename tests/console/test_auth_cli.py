@@ -60,3 +60,24 @@ def test_a_name_that_organises_nothing_is_warned_about_and_remove_removes(tmp_pa
 def test_a_missing_place_is_one_line(tmp_path):
     res = CliRunner().invoke(app, ["console-password", str(tmp_path / "nowhere"), "Org"])
     assert res.exit_code == 2 and res.output.count("\n") == 1 and "neither a season file" in res.output
+
+
+def test_a_directory_that_cannot_hold_the_console_file_is_one_line(tmp_path, monkeypatch):
+    """The console's file (its session secret) cannot be written: `run --web` stops with one line, exit 2."""
+    import os
+
+    from forumbot.console import console_file
+
+    monkeypatch.delenv("FORUMBOT_CONSOLE_SECRET", raising=False)
+    season = tmp_path / "s1.toml"
+    season.write_text(SEASON, encoding="utf-8")
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(console_file.tempfile, "mkstemp", refuse)
+    res = CliRunner().invoke(app, ["run", str(season), "--web", "--web-port", "0"], env={"X": "pw"})
+    assert res.exit_code == 2, res.output
+    assert "the console cannot start" in res.output and "cannot be written: Permission denied" in res.output
+    assert "Traceback" not in res.output
+    assert not os.path.exists(tmp_path / FILE_NAME)
