@@ -17,6 +17,7 @@ input gets a message page, never a traceback.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -34,12 +35,15 @@ from forumbot.console.auth import ConsoleAuth
 from forumbot.console.pages import link, message, page_locale, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
 from forumbot.console.view import Overview, local, overview
+from forumbot.plain_text import plain
 from forumbot.resources import package_dir
 
 log = logging.getLogger("forumbot")
 STATIC = package_dir("console/static")
 #: inbound log rows a page
 LOG_PAGE = 100
+#: a confirmation's one-time token
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -73,12 +77,13 @@ class Console:
         return out
 
     def season_or_message(self, request: Request, locale: str | None = None) -> tuple[Any, Any, Response | None]:
-        """The season of the URL's ``{name}`` and its bot (None: never ran), or the message page to answer."""
+        """The season of the URL's ``{name}`` and the season as loaded (:meth:`SeasonSource.season`; None: never ran),
+        or the message page to answer."""
         key = request.path_params["name"]
         entry = self.source.entry(key)
         if entry is None or entry.config is None:
             return None, None, message(request, page_locale(request, locale or "en"), "no_season", 404, key)
-        return entry, self.source.bot(entry.config), None
+        return entry, self.source.season(entry.config), None
 
     # --- organiser pages ------------------------------------------------------------------------------
     async def seasons(self, request: Request) -> Response:
@@ -99,9 +104,10 @@ class Console:
         who = self.auth.organiser(request)
         if who is None:
             return self.login_redirect(request)
-        entry, bot, refused = self.season_or_message(request)
+        entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
             return refused
+        bot = loaded.bot if loaded is not None else None
         locale = page_locale(request, entry.config.locale)
         if not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
             # roles and the inbound log are for this season's organisers: one of another season may play here
@@ -114,15 +120,16 @@ class Console:
         except ValueError:
             return message(request, locale, "bad_page", 400, q.get("page", ""), back=request.url.path)
         o = overview(entry, bot, self.clock())
-        found = filtered(log_rows(bot), q.get("player", ""), q.get("q", ""), q.get("source", "")) if bot else []
+        found = filtered(log_rows(loaded), q.get("player", ""), q.get("q", ""), q.get("source", "")) if loaded else []
         shown = found[(page - 1) * LOG_PAGE:page * LOG_PAGE]
         steer = bot is not None and self.auth.may_steer(request, entry.key, list(entry.config.organisers))
         return render(request, "season", locale, o=o, bot=bot, organiser=who,
-                      d=details(bot) if bot is not None and bot.started else None,
+                      d=details(loaded) if bot is not None and bot.started else None,
                       log=shown, found=len(found), page=page, pages=max(1, -(-len(found) // LOG_PAGE)),
                       filters={"player": q.get("player", ""), "q": q.get("q", ""), "source": q.get("source", "")},
                       steer=steer, csrf=self.auth.csrf_field(request), steered=q.get("steered"),
-                      when=lambda at: local(at, bot), home="/")
+                      when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
+                      home="/")
 
     async def report(self, request: Request) -> Response:
         """``/seasons/{name}/report/full/`` and ``.../public/``: the season report so far (``forumbot report``)."""
@@ -131,21 +138,20 @@ class Console:
         return self.report_page(request, request.path_params["view"])
 
     def report_page(self, request: Request, view: str) -> Response:
-        from forumbot.console.source import replayed
         from forumbot.report.data import extract
         from forumbot.report.html import render_page
 
         if view not in ("full", "public"):
             raise HTTPException(404)
-        entry, bot, refused = self.season_or_message(request)
+        entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
             return refused
         if view == "full" and not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
             return message(request, page_locale(request, entry.config.locale), "not_yours", 403, entry.config.name,
                            back=link(request, "/"))
-        if bot is None or not bot.started:
+        if loaded is None or not loaded.bot.started:
             return message(request, page_locale(request, entry.config.locale), "not_started", 404, entry.config.name)
-        html = render_page("report", extract(replayed(bot), public=view == "public"), entry.config.locale)
+        html = render_page("report", extract(loaded.log, public=view == "public"), entry.config.locale)
         return HTMLResponse(html)
 
     async def steer(self, request: Request) -> Response:
@@ -162,9 +168,10 @@ class Console:
         who = self.auth.organiser(request)
         if who is None:
             return self.login_redirect(request)
-        entry, bot, refused = self.season_or_message(request)
+        entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
             return refused
+        bot = loaded.bot if loaded is not None else None
         locale = page_locale(request, entry.config.locale)
         back = link(request, f"/seasons/{quote(entry.key)}")
         form = await request.form()
@@ -185,7 +192,7 @@ class Console:
                           no_check=bool(form.get("no_check")), csrf=self.auth.csrf_field(request), back=back,
                           organiser=who, action=link(request, f"/seasons/{quote(entry.key)}/steer/confirm"))
         token = str(form.get("token", ""))
-        if not token:
+        if not TOKEN.fullmatch(token):  # the confirmation page's own token (secrets.token_urlsafe)
             return message(request, locale, "csrf", 400, back=back)
         steer.give(bot, text, who, token, self.clock())
         return RedirectResponse(link(request, f"/seasons/{quote(entry.key)}", steered="1"), status_code=303)
@@ -202,9 +209,10 @@ class Console:
 
     async def public_season(self, request: Request) -> Response:
         """``/public/{name}``: the season's phase, deadline and public report (no login; nothing private)."""
-        entry, bot, refused = self.season_or_message(request)
+        entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
             return refused
+        bot = loaded.bot if loaded is not None else None
         o = overview(entry, bot, self.clock())
         o.problems, o.outbox = [], {}
         return render(request, "public_season", page_locale(request, entry.config.locale), o=o, home="/public",

@@ -9,15 +9,13 @@ are the outbox rows the same input queued (their keys name the input: ``season:s
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session, col, select
-
-from forumbot.cli.text import plain
+from forumbot.console.loaded import inbound, outbox
 from forumbot.language.types import ORGANISER_VERBS, Command
-from forumbot.runtime.store import InboundRow, OutboxRow, aware
+from forumbot.plain_text import plain
+from forumbot.runtime.store import aware
 
 #: reply templates that say a command was not taken (the refusal is the template's name)
 _REFUSALS = {"common/organiser_refused": "organiser_refused", "common/not_organiser": "not_organiser",
@@ -27,11 +25,17 @@ _REFUSALS = {"common/organiser_refused": "organiser_refused", "common/not_organi
 
 @dataclass
 class Answer:
-    """One answer queued for an inbound row: ``recipient`` (None: the thread), its outbox ``status``, its text."""
+    """One answer queued for an inbound row: ``recipient`` (None: the thread), its outbox ``status``, its text as
+    the forum takes it (``body``, in ``markup``) and as it reads (:attr:`text`)."""
 
     recipient: str | None
     status: str
     body: str
+    markup: str
+
+    @property
+    def text(self) -> str:
+        return plain(self.body, self.markup)
 
 
 @dataclass
@@ -53,17 +57,10 @@ class LogRow:
     search: str = ""  # sender, text and reading, lower-cased: what the search box matches
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, list[LogRow]] = weakref.WeakKeyDictionary()
-
-
-def log_rows(bot: Any) -> list[LogRow]:
-    """Every inbound row of ``bot``'s season, newest first (computed once per bot: the console builds a new bot when
-    the database changes)."""
-    cached = _CACHE.get(bot)
-    if cached is None:
-        cached = _build(bot)
-        _CACHE[bot] = cached
-    return cached
+def log_rows(loaded: Any) -> list[LogRow]:
+    """Every inbound row of the season (a :class:`~forumbot.console.loaded.Loaded`), newest first: worked out once
+    per change of the database, and each row's reading once (it is fixed once the row is applied)."""
+    return list(loaded.derived("inbound_log", _build))
 
 
 def filtered(rows: list[LogRow], player: str = "", query: str = "", source: str = "") -> list[LogRow]:
@@ -74,35 +71,39 @@ def filtered(rows: list[LogRow], player: str = "", query: str = "", source: str 
             and (not q or q in r.search)]
 
 
-def _build(bot: Any) -> list[LogRow]:
-    from forumbot.console.source import replayed
-
+def _build(loaded: Any) -> list[LogRow]:
+    bot = loaded.bot
     sid = bot.store.season_id
-    with Session(bot.store.engine, expire_on_commit=False) as s:
-        inbound = list(s.exec(select(InboundRow).where(InboundRow.season_id == sid).order_by(col(InboundRow.id).desc())).all())
-    steps = {row.seq: record.step for (row, _), record in zip(bot.store.inputs(), replayed(bot).records, strict=False)}
-    answers = _answers(bot, bot.store.outbox(), sid)
+    rows = inbound(loaded)
+    records = loaded.log.records  # one an input, in the order of their seq (0, 1, ...)
+    answers = _answers(outbox(loaded), sid)
     markup = bot.config.effective_markup
     out = []
-    for r in inbound:
-        assert r.id is not None  # stored rows have ids
-        reading, detail = _reading(bot, r, steps.get(r.input_seq) if r.input_seq is not None else None,
-                                   answers.get(r.input_seq, []) if r.input_seq is not None else [])
+    for r in rows:
+        known = loaded.readings.get(r.id)
+        if known is None:
+            seq = r.input_seq
+            step = records[seq].step if seq is not None and 0 <= seq < len(records) else None
+            known = _reading(bot, r, step, answers.get(seq, []) if seq is not None else [])
+            if seq is not None:
+                loaded.readings[r.id] = known
+        reading, detail = known
         if r.input_seq == -1:
             mine = answers.get(f"which:{r.forum_id}", [])
         else:
             mine = answers.get(r.input_seq, []) if r.input_seq is not None else []
-        by = r.subject.split(" ")[1] if r.source == "cli" and r.subject.startswith("console ") else None
+        # "console ORGANISER TOKEN" (forumbot.console.steer.give): a forum name may hold spaces, the token none
+        by = r.subject.removeprefix("console ").rsplit(" ", 1)[0] if r.source == "cli" and r.subject.startswith("console ") else None
         row = LogRow(r.id, r.source, r.sender, aware(r.sent_at), r.text, reading, detail, by,
-                     [Answer(o.recipient, o.status, plain(o.body, markup)) for o in mine])
+                     [Answer(o.recipient, o.status, o.body, markup) for o in mine])
         row.search = f"{r.sender}\n{r.text}\n{detail}".lower()
         out.append(row)
     return out
 
 
-def _answers(bot: Any, outbox: list[OutboxRow], sid: int) -> dict[Any, list[OutboxRow]]:
+def _answers(outbox: list[Any], sid: int) -> dict[Any, list[Any]]:
     """Outbox rows by the input that queued them (its seq), and the "which season?" asks by ``which:forum_id``."""
-    out: dict[Any, list[OutboxRow]] = {}
+    out: dict[Any, list[Any]] = {}
     for o in outbox:
         parts = o.key.split(":")
         if len(parts) == 3 and parts[0] == str(sid):
@@ -113,7 +114,7 @@ def _answers(bot: Any, outbox: list[OutboxRow], sid: int) -> dict[Any, list[Outb
     return out
 
 
-def _reading(bot: Any, r: InboundRow, step: Any, answers: list[OutboxRow]) -> tuple[str, str]:
+def _reading(bot: Any, r: Any, step: Any, answers: list[Any]) -> tuple[str, str]:
     """How the game read ``r`` (see :class:`LogRow`)."""
     if r.input_seq is None:
         return "waiting", ""

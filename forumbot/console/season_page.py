@@ -5,12 +5,11 @@ the bot's thread posts, the outbox and the answers to organiser commands. The in
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from forumbot.cli.text import plain
-from forumbot.runtime.store import aware
+from forumbot.console.loaded import outbox
+from forumbot.plain_text import plain
 
 #: how many sent rows the outbox part shows (every row not sent is shown)
 SENT_SHOWN = 50
@@ -29,8 +28,9 @@ class PlayerRow:
 @dataclass
 class Details:
     """The season's players, ``warnings`` (name, what: "warning" or "penalty", round or reason), ``posts`` (the
-    bot's thread posts: status, sent time, text; newest first), ``outbox`` (rows not sent, then the newest
-    :data:`SENT_SHOWN` sent ones), ``notes`` (answers to organiser commands, newest first)."""
+    bot's thread posts, newest first), ``outbox`` (rows not sent, then the newest :data:`SENT_SHOWN` sent ones;
+    rows of :func:`forumbot.console.loaded.outbox`, their text as the forum takes it: pages show it with
+    :func:`forumbot.plain_text.plain`), ``notes`` (answers to organiser commands, plain text, newest first)."""
 
     players: list[PlayerRow] = field(default_factory=list)
     warnings: list[tuple[str, str, str]] = field(default_factory=list)
@@ -40,27 +40,20 @@ class Details:
     notes: list[str] = field(default_factory=list)
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, Details] = weakref.WeakKeyDictionary()
+def details(loaded: Any) -> Details:
+    """The details of the season (a :class:`~forumbot.console.loaded.Loaded`), once per change of the database."""
+    result: Details = loaded.derived("details", _build)
+    return result
 
 
-def details(bot: Any) -> Details:
-    """The details of ``bot``'s season (computed once per bot)."""
-    cached = _CACHE.get(bot)
-    if cached is None:
-        cached = _build(bot)
-        _CACHE[bot] = cached
-    return cached
-
-
-def _build(bot: Any) -> Details:
-    from forumbot.console.source import replayed
-
+def _build(loaded: Any) -> Details:
+    bot = loaded.bot
     g = bot.game
     d = Details()
     pending = set(g.ruleset.pending()) if bot.started and not g.finished else set()
     d.players = [PlayerRow(p.seat, p.name, p.role, p.alive, p.out_reason, p.seat in pending) for p in g.players]
     if bot.started:
-        for record in replayed(bot).records:
+        for record in loaded.log.records:
             phase = g.phases[record.phase_id] if record.phase_id < len(g.phases) else None
             for e in record.step.events:
                 data = e.data
@@ -69,13 +62,9 @@ def _build(bot: Any) -> Details:
                 elif isinstance(data.get("warned"), list):
                     d.warnings += [(g.name(s), "warning", str(phase.round if phase else "")) for s in data["warned"]]
     markup = bot.config.effective_markup
-    rows = bot.store.outbox()
-    for o in rows:
-        o.sent_at = aware(o.sent_at) if o.sent_at else None
-        o.created_at = aware(o.created_at)
-        o.body = plain(o.body, markup)
+    rows = outbox(loaded)
     d.posts = [o for o in reversed(rows) if o.kind in ("thread", "post", "edit")]
-    d.notes = [o.body for o in reversed(rows) if o.status == "note"][:20]
+    d.notes = [plain(o.body, markup) for o in reversed(rows) if o.status == "note"][:20]
     real = [o for o in rows if o.status != "note"]
     d.outbox_total = len(real)
     unsent = [o for o in real if o.status != "sent"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import threading
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,8 +65,8 @@ class SeasonSource:
         self.files = files
         self.database = database
         self._engines: dict[str, Engine] = {}
-        self._bots: dict[str, tuple[Any, Any]] = {}  # season name -> (database fingerprint, Bot)
-        self._lock = threading.Lock()
+        self._bots: dict[str, Any] = {}  # season name -> Loaded
+        self._lock = threading.RLock()
 
     # --- files ----------------------------------------------------------------------------------------
     def entries(self) -> list[SeasonEntry]:
@@ -114,43 +113,50 @@ class SeasonSource:
 
     def store(self, config: SeasonConfig) -> Store | None:
         """The store of ``config``'s season, or None when it never ran in its database."""
-        from forumbot.cli.database import has_tables
+        from forumbot.migrations import stored_revision
 
         engine = self.engine(config)
         if engine is None:
             return None
         try:
-            if not has_tables(engine):
+            if stored_revision(engine) is None:  # no forumbot tables: nothing ran there (looking creates nothing)
                 return None
             return Store.find_season(engine, config.name)
         except Exception as exc:  # the database server does not answer, the file cannot be read
             raise SeasonUnavailable(_explain(exc, config.database_url)) from None
 
-    def bot(self, config: SeasonConfig) -> Any:
-        """The season's bot (read-only: it has no forum), rebuilt from the stored inputs when the database
-        changed since the last call; None when the season never ran. Raises :class:`SeasonUnavailable`."""
+    def season(self, config: SeasonConfig) -> Any:
+        """The season as the console holds it (:class:`forumbot.console.loaded.Loaded`: its read-only bot and its
+        steps), up to date with the database: new inputs are applied to the bot held, a season never seen (or whose
+        inputs were not simply appended to) is built from its stored inputs. None when the season never ran.
+        Raises :class:`SeasonUnavailable`."""
+        from forumbot.console.loaded import catch_up, load
         from forumbot.runtime.bot import Bot
 
         store = self.store(config)
         if store is None:
             return None
-        try:
-            mark = fingerprint(store)
-        except Exception as exc:
-            raise SeasonUnavailable(_explain(exc, config.database_url)) from None
-        with self._lock:
-            cached = self._bots.get(config.name)
-        if cached is not None and cached[0] == mark:
-            return cached[1]
-        try:
-            bot = Bot(config, _NoForum(), engine=store.engine)  # type: ignore[arg-type]
-        except ConfigError as exc:
-            raise SeasonUnavailable(str(exc).splitlines()[0]) from None
-        except Exception as exc:
-            raise SeasonUnavailable(_explain(exc, config.database_url)) from None
-        with self._lock:
-            self._bots[config.name] = (mark, bot)
-        return bot
+        with self._lock:  # one page at a time brings a season up to date
+            try:
+                mark = fingerprint(store)
+                held = self._bots.get(config.name)
+                if held is not None and held.bot.store.engine is store.engine and \
+                        (held.mark == mark or catch_up(held, mark)):
+                    return held
+                bot = Bot(config, _NoForum(), engine=store.engine)  # type: ignore[arg-type]
+                loaded = self._bots[config.name] = load(bot, mark)
+                return loaded
+            except ConfigError as exc:
+                self._bots.pop(config.name, None)
+                raise SeasonUnavailable(str(exc).splitlines()[0]) from None
+            except Exception as exc:
+                self._bots.pop(config.name, None)  # half caught up, maybe: built anew next time
+                raise SeasonUnavailable(_explain(exc, config.database_url)) from None
+
+    def bot(self, config: SeasonConfig) -> Any:
+        """The season's read-only bot (see :meth:`season`), or None when it never ran."""
+        loaded = self.season(config)
+        return loaded.bot if loaded is not None else None
 
 
 def fingerprint(store: Store) -> tuple[Any, ...]:
@@ -167,12 +173,15 @@ def fingerprint(store: Store) -> tuple[Any, ...]:
 
 
 def _explain(exc: BaseException, url: str) -> str:
-    from forumbot.cli.database import explain
+    """One line on why the database of ``url`` (shown without its password) could not be read."""
+    from sqlalchemy.engine import make_url
 
     try:
-        return explain(exc, url)
+        shown = make_url(url).render_as_string(hide_password=True)
     except Exception:
-        return f"the database cannot be read: {type(exc).__name__}"
+        shown = url.split("@")[-1]
+    detail = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return f"the database {shown} cannot be read ({detail[0] if detail else type(exc).__name__})"
 
 
 def _blocked(path: Path) -> dict[str, dict[str, Any]]:
@@ -183,15 +192,3 @@ def _blocked(path: Path) -> dict[str, dict[str, Any]]:
         return {}
     return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
 
-
-_REPLAYED: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def replayed(bot: Any) -> Any:
-    """The season's game replayed with every step kept (:func:`forumbot.report.log.from_bot`), once per bot."""
-    from forumbot.report.log import from_bot
-
-    log = _REPLAYED.get(bot)
-    if log is None:
-        log = _REPLAYED[bot] = from_bot(bot)
-    return log

@@ -47,28 +47,28 @@ def command_text(form: Any) -> str:
 
 def check(bot: Any, text: str, check_account: bool = True) -> str:
     """``text`` when the bot would apply it as an organiser command of its running season; raises
-    :class:`Refused` otherwise, with the reasons of ``forumbot organiser`` (not started, over, not an organiser
+    :class:`Refused` otherwise, with the reasons of ``forumbot organiser`` (:mod:`forumbot.runtime.organiser_checks`) (not started, over, not an organiser
     command, a name not written exactly for a penalty or a replacement, a substitute who already plays, and —
     with ``check_account`` — a substitute account the forum does not have)."""
-    from forumbot.cli.outcome import outcome
-    from forumbot.cli.season import _bad_substitute, _explain, _inexact, _no_account
+    from forumbot.forums.settings import make_forum
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
+    from forumbot.runtime.organiser_checks import bad_substitute, explain, inexact, no_account
 
     c = bot.config
     if not bot.started:
         raise Refused(f"season {c.name!r} has not started: organiser commands apply to a running game")
     if bot.game.finished:
-        raise Refused(f"season {c.name!r} is over ({outcome(bot.game.winner, c.locale)}): "
-                      "organiser commands apply to a running game")
+        raise Refused(f"season {c.name!r} is over: organiser commands apply to a running game")
     parsed = parse(text, bot.game.roster)
     if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
-        raise Refused(_explain(parsed, bot.game))
-    if refusal := _inexact(parsed, bot.game):
+        raise Refused(explain(parsed, bot.game))
+    if refusal := inexact(parsed, bot.game):
         raise Refused(refusal)
-    if parsed.verb == "replace" and (refusal := _bad_substitute(parsed, bot.game, c)):
+    if parsed.verb == "replace" and (refusal := bad_substitute(parsed, bot.game, c)):
         raise Refused(refusal)
-    if parsed.verb == "replace" and check_account and (refusal := _no_account(c, (parsed.text or "").strip())):
+    if parsed.verb == "replace" and check_account and \
+            (refusal := no_account(c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):
         raise Refused(refusal)
     return text
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from datetime import timedelta
 
 from console_helpers import client, running_season
 
@@ -69,3 +70,29 @@ def test_the_reports_so_far(tmp_path):
     public = c.get("/seasons/春季赛/report/public/")
     assert public.status_code == 200
     assert c.get("/seasons/春季赛/report/full/assets/report.css").status_code == 200
+
+
+def test_the_season_held_catches_up_with_new_inputs_as_a_fresh_bot_would(tmp_path):
+    from forumbot.config import load_config
+    from forumbot.console.source import SeasonSource
+    from forumbot.runtime.bot import Bot
+
+    path, season = _played(tmp_path)
+    source = SeasonSource(files=[path])
+    config = load_config(path)
+    held = source.season(config)
+    before = len(held.log.records)
+    season.forum.player_pm("Carol", "vote Dave")
+    season.forum.player_pm("Erin", "vote Dave")
+    season.clock.advance(2)
+    season.bot.cycle()
+    season.clock.now = season.bot.deadline() + timedelta(seconds=2)
+    season.bot.cycle()  # the vote closes: a deadline input
+    again = source.season(config)
+    assert again is held and len(held.log.records) > before + 2  # caught up, not rebuilt
+    fresh = Bot(config, None)
+    assert held.bot.game.phase == fresh.game.phase and held.bot.deadline() == fresh.deadline()
+    assert [p.alive for p in held.bot.game.players] == [p.alive for p in fresh.game.players]
+    assert len(held.log.records) == len(fresh.store.inputs())
+    page = html.unescape(client([path]).get("/seasons/春季赛", params={"player": "Erin"}).text)
+    assert "command: vote Dave" in page

@@ -109,6 +109,8 @@ def test_a_bad_command_gets_the_command_lines_reason_on_the_page(tmp_path):
         page = c.post(f"{URL}/steer", data={"csrf": TOKEN, **form})
         assert page.status_code == 400 and words in html.unescape(page.text), page.text
         assert "Traceback" not in page.text
-    forged = c.post(f"{URL}/steer/confirm", data={"csrf": TOKEN, "command": "vote Bob", "token": "x"})
-    assert forged.status_code == 400
+    forged = c.post(f"{URL}/steer/confirm", data={"csrf": TOKEN, "command": "vote Bob", "token": "x" * 20})
+    assert forged.status_code == 400 and "player's command" in html.unescape(forged.text)
+    tokenless = c.post(f"{URL}/steer/confirm", data={"csrf": TOKEN, "command": "pause", "token": "a b"})
+    assert tokenless.status_code == 400
     assert _commands(path) == 0
