@@ -109,6 +109,9 @@ class Console:
             return refused
         bot = loaded.bot if loaded is not None else None
         locale = page_locale(request, entry.config.locale)
+        if not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
+            # roles and the inbound log are for this season's organisers: one of another season may play here
+            return message(request, locale, "not_yours", 403, entry.config.name, back=link(request, "/"))
         q = request.query_params
         try:
             page = int(q.get("page", "1"))
@@ -143,6 +146,9 @@ class Console:
         entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
             return refused
+        if view == "full" and not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
+            return message(request, page_locale(request, entry.config.locale), "not_yours", 403, entry.config.name,
+                           back=link(request, "/"))
         if loaded is None or not loaded.bot.started:
             return message(request, page_locale(request, entry.config.locale), "not_started", 404, entry.config.name)
         html = render_page("report", extract(loaded.log, public=view == "public"), entry.config.locale)

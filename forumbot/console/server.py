@@ -12,9 +12,12 @@ import threading
 from pathlib import Path
 
 from forumbot.console.auth import ConsoleAuth
+from forumbot.console.console_file import ConsoleFileError
 from forumbot.console.source import SeasonSource
 
 log = logging.getLogger("forumbot")
+#: the console's address as organisers reach it (behind a reverse proxy: https://...): the base of sign-in links
+URL_ENV = "FORUMBOT_CONSOLE_URL"
 
 
 class ConsoleError(Exception):
@@ -22,8 +25,16 @@ class ConsoleError(Exception):
 
 
 def auth_for(source: SeasonSource) -> ConsoleAuth:
-    """The logins of a console over ``source``."""
-    return ConsoleAuth()
+    """The logins of a console over ``source``: its console file in the served directory (the season file's
+    folder), the address organisers reach it at from ``FORUMBOT_CONSOLE_URL`` (docs/runtime.md)."""
+    import os
+
+    if source.directory is not None:
+        folder = source.directory
+    else:
+        assert source.files  # a source is a directory or season files
+        folder = Path(source.files[0]).resolve().parent
+    return ConsoleAuth(source, folder, public_url=os.environ.get(URL_ENV) or None)
 
 
 class ConsoleServer:
@@ -47,7 +58,11 @@ class ConsoleServer:
                                "(is another program using the port? choose another with --console-port / --web-port)") from None
         self.host = host
         self.port = self.socket.getsockname()[1]
-        app = create_app(source, auth=auth_for(source), public=public)
+        try:
+            app = create_app(source, auth=auth_for(source), public=public)
+        except ConsoleFileError as exc:  # the served directory cannot hold the console's file (read-only...)
+            self.socket.close()
+            raise ConsoleError(f"the console cannot start: {exc}") from None
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
         self.thread = threading.Thread(target=self._run, name="forumbot-console", daemon=True)
 

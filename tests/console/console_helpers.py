@@ -33,6 +33,12 @@ class LoggedIn(ConsoleAuth):
     def check_csrf(self, request: Any, form: Any) -> bool:
         return form.get("csrf") == TOKEN
 
+    def middleware(self) -> list[Any]:  # no session: every request is ``who``'s
+        return []
+
+    def routes(self) -> list[Any]:  # no login pages (tests/console/test_auth_pages.py has the real ones)
+        return []
+
 
 def running_season(tmp_path: Path, players: list[str] | None = None, name: str = "春季赛", locale: str = "en",
                    cycles: int = 1) -> tuple[Path, Season]:
