@@ -116,7 +116,8 @@ def test_every_output_renders(locale, markup):
 
 
 RUNTIME_TEMPLATES = {"common/pm_subject", "common/reminder", "common/delivery_failed", "common/late",
-                     "common/vote_count", "common/which_season"}  # rendered by the runtime
+                     "common/vote_count", "common/which_season",
+                     "common/console_sign_in"}  # rendered by the runtime (the last: by the console)
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -9,7 +9,8 @@ from importlib import import_module
 
 from forumbot.cli.root import app
 
-for _module in ("demo", "rehearse", "replay", "forum_check", "season", "series", "report", "simulate", "serve"):
+for _module in ("demo", "rehearse", "replay", "forum_check", "season", "series", "report", "simulate", "serve",
+                "console_password"):
     import_module(f"forumbot.cli.{_module}")
 
 __all__ = ["app"]

@@ -21,6 +21,7 @@ from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, make_forum
 from forumbot.language.numbers import parse_duration
 from forumbot.resources import package_dir
+from forumbot.runtime import organiser_checks
 from forumbot.runtime.schedule import format_local
 
 EXAMPLES = package_dir("config_examples")
@@ -296,6 +297,10 @@ def run(
         help="resume a running season judged by another version of the parser or rules with this one's (recorded)"),
     lease: str = typer.Option("60s", help="how long the season stays locked to this process if it dies without "
                                           "stopping (a SIGTERM ends it at once)"),
+    web: bool = typer.Option(False, "--web", help="also serve the organiser's web console (docs/console.md)"),
+    web_port: int = typer.Option(8080, help="the console's port (with --web)"),
+    web_host: str = typer.Option("127.0.0.1", help="the console's address (with --web)"),
+    web_public: bool = typer.Option(False, "--web-public", help="with --web: also read-only public pages (/public)"),
 ) -> None:
     """Run the season until the game is over and every post and private message is delivered. One process
     judges a season: a second `run` of it (or a `run` of a season `serve` judges) stops at once, exit 2."""
@@ -318,7 +323,23 @@ def run(
     for line in file_warnings(c, config):  # they do not stop the season: an error would have
         typer.echo(line, err=True)
     warning = past_start_warning(c)  # before the database is opened: it tells whether the season ran
-    run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
+    console = _web(config, web_host, web_port, web_public) if web else None
+    try:
+        run_season(c, f, lease_seconds, lambda engine: _bot(c, f, accept_new_rules, engine=engine), warning)
+    finally:
+        if console is not None:
+            console.stop()
+
+
+def _web(config: Path, host: str, port: int, public: bool):
+    """``run --web``: the console of the season, started; a port in use ends the command with one line."""
+    from forumbot.console.server import ConsoleError, file_console
+
+    try:
+        return file_console(config, None, host, port, public).start()
+    except ConsoleError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 @app.command("status")
@@ -467,40 +488,14 @@ def organiser(
                "(`forumbot status` shows the answer)")
 
 
-ORGANISER_HELP = ("penalty NAME lurking|flooding, replace NAME NEWACCOUNT, extend 2h (or 30m), pause, resume, end")
-
-
 def _explain(parsed, game) -> str:
-    """Why a command typed on the command line is not an organiser command, and what to type."""
-    from forumbot.language.types import ParseError
-
-    if not isinstance(parsed, ParseError):
-        return f"{parsed.verb!r} is a player's command; organiser commands are: {ORGANISER_HELP}"
-    if parsed.code == "unknown_name":
-        return f"no player {parsed.written!r} in this season; players: {', '.join(p.name for p in game.players)}"
-    if parsed.code == "ambiguous_name":
-        return f"{parsed.written!r} could be {', '.join(game.names(parsed.candidates))}: write the full name"
-    if parsed.code == "bad_number" and parsed.verb == "extend":
-        return "extend needs a duration with its unit, e.g. extend 2h or extend 30m"
-    if parsed.code == "bad_argument" and parsed.verb == "replace":
-        return "replace needs the player's name and then the new account's name: replace NAME NEWACCOUNT"
-    if parsed.code == "bad_argument" and parsed.verb == "penalty":
-        return ("penalty needs a reason: lurking or flooding"
-                + (f" ({parsed.written!r} is neither)" if parsed.written else "") + ", e.g. penalty NAME lurking")
-    if parsed.code == "missing_target":
-        return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
-    return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+    """Why a command typed on the command line is not an organiser command (:func:`forumbot.runtime.organiser_checks.explain`)."""
+    return organiser_checks.explain(parsed, game)
 
 
 def _inexact(parsed, game) -> str | None:
-    """Why a ``penalty`` or ``replace`` (neither can be taken back) whose player was read loosely (a typo,
-    a prefix: the parser's :class:`~forumbot.language.types.NameReading` not exact) is refused, or None
-    when the player is named exactly (account name, a declared alias, seat number)."""
-    if parsed.verb not in ("penalty", "replace") or not parsed.readings or parsed.readings[0].exact:
-        return None
-    reading = parsed.readings[0]
-    return (f"{reading.written!r} is not a player's exact name: did you mean {game.name(reading.seat)}? "
-            f"write the exact name (or an alias of the season, or the seat number): a {parsed.verb} cannot be taken back")
+    """:func:`forumbot.runtime.organiser_checks.inexact`."""
+    return organiser_checks.inexact(parsed, game)
 
 
 def _forum(config: SeasonConfig):
@@ -509,42 +504,13 @@ def _forum(config: SeasonConfig):
 
 
 def _no_account(config: SeasonConfig, new: str) -> str | None:
-    """Why ``replace NAME NEW`` is refused because the forum has no account ``new`` (exactly so spelt:
-    private messages go to the exact name), or because the forum could not be asked; None when it exists.
-    The same look-up as ``forumbot check --forum`` (:func:`forumbot.forums.check.account_report`)."""
-    from forumbot.forums.check import name_variants
-
-    forum = None
-    try:
-        forum = _forum(config)
-        forum.login()
-        found = forum.find_user(new)
-        near = None if found is not None else next((v for v in name_variants(new) if forum.find_user(v)), None)
-    except (ForumError, SettingsError) as exc:
-        return (f"could not ask the forum whether the account {new!r} exists ({exc}); try again when it answers, "
-                "or add --no-check to replace without checking")
-    finally:
-        if forum is not None:
-            forum.close()
-    if found == new:
-        return None
-    if found is not None:
-        return f"the forum spells this account {found}: write it exactly so (private messages go to the exact name)"
-    hint = f"; the account {near} exists: is it the one meant?" if near else "; check the spelling on the forum"
-    return f"no account {new!r} on the forum{hint} (the role message could not be delivered)"
+    """:func:`forumbot.runtime.organiser_checks.no_account`, asking the forum of :func:`_forum`."""
+    return organiser_checks.no_account(config, new, _forum)
 
 
 def _bad_substitute(parsed, game, config: SeasonConfig) -> str | None:
-    """Why ``replace NAME NEWACCOUNT`` cannot be applied (the game refuses a substitute who already plays
-    or organises: common/organiser_refused), or None when it can."""
-    old, new = game.name(parsed.targets[0]), (parsed.text or "").strip()
-    if new == old:
-        return f"replace {old} {new} names the same player in and out: write the new account's name second"
-    if game.seat_of(new) is not None:
-        return f"{new} already plays in season {config.name!r}: the substitute must be a new account"
-    if new in config.organisers:
-        return f"{new} is an organiser of season {config.name!r}: the substitute must be a new account"
-    return None
+    """:func:`forumbot.runtime.organiser_checks.bad_substitute`."""
+    return organiser_checks.bad_substitute(parsed, game, config)
 
 
 def _with_database(c: SeasonConfig, database: str | None) -> SeasonConfig:

@@ -51,6 +51,10 @@ def serve(
     metrics_host: str = typer.Option("127.0.0.1", help="the address of /healthz and /metrics"),
     log_level: str = typer.Option("INFO", help="DEBUG shows more (including private details); INFO is safe to share"),
     log_format: str = typer.Option("text", help="text, or json: one JSON object a line"),
+    console_port: int = typer.Option(None, help="serve the organiser's web console on this port (docs/console.md)"),
+    console_host: str = typer.Option("127.0.0.1", help="the address of the console (behind a reverse proxy for others)"),
+    console_public: bool = typer.Option(False, "--console-public",
+                                        help="the console also serves read-only public pages (/public), without a login"),
 ) -> None:
     """Judge every season in SEASONS_DIR: start those due, pick up new files, archive those over to done/."""
     from forumbot.serve.service import ServeError, ServeOptions, Service, default_worker_id
@@ -71,6 +75,7 @@ def serve(
     except Exception as exc:  # the database cannot be reached
         typer.echo(f"error: the database cannot be opened: {type(exc).__name__}: {exc}", err=True)
         raise typer.Exit(1) from None
+    console = _console(seasons_dir, database, console_host, console_port, console_public)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a closed terminal stops it as cleanly
         signal.signal(sig, lambda *_: service.stop())
     logging.getLogger("forumbot").info("serving %s as worker %s%s", seasons_dir, options.worker,
@@ -87,6 +92,8 @@ def serve(
     runner.start()
     while runner.is_alive():
         runner.join(timeout=0.5)
+    if console is not None:
+        console.stop()
     if failure:
         failed = failure[0]
         if isinstance(failed, ServeError):
@@ -94,6 +101,20 @@ def serve(
             raise typer.Exit(2)
         typer.echo(f"error: forumbot serve stopped: {type(failed).__name__}: {failed}", err=True)
         raise typer.Exit(1)
+
+
+def _console(seasons_dir: Path, database: str | None, host: str, port: int | None, public: bool) -> Any:
+    """The organiser's console of the directory, started (None without ``--console-port``); a port in use ends
+    the command with one line (exit 2)."""
+    if port is None:
+        return None
+    from forumbot.console.server import ConsoleError, directory_console
+
+    try:
+        return directory_console(seasons_dir, database, host, port, public).start()
+    except ConsoleError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def status_all(seasons_dir: Path, database: str | None) -> None:

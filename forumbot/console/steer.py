@@ -1,0 +1,95 @@
+"""Steering a season from the console: the organiser commands of ``forumbot organiser`` (extend, pause, resume,
+penalty, replace, end), checked as the command line checks them and stored as it stores them.
+
+A command is an inbound row of source ``cli`` in the season's store (:meth:`forumbot.runtime.bot.Bot.organiser_command`):
+whichever process judges the season (this one, another ``forumbot serve`` worker, a ``forumbot run``) applies it in
+order at its next cycle, as it applies a private message, and its answer is a ``note`` in the outbox. Nothing is lost:
+two commands given at the same instant cannot take the same row number (the store skips a row whose number is
+taken, and :func:`give` takes the next one). Nothing is doubled: the confirmation page carries a one-time token, stored
+with the command (the row's subject), and a form sent twice stores one command.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from forumbot.runtime.store import InboundRow
+
+ACTIONS = ("extend", "pause", "resume", "penalty", "replace", "end")
+REASONS = ("lurking", "flooding")
+
+
+class Refused(Exception):
+    """An organiser command that would not be applied: the message says why and what to write (the command line's
+    own words)."""
+
+
+def command_text(form: Any) -> str:
+    """The organiser command of a steering form (``action`` and its fields: ``duration``; ``player`` and ``reason``;
+    ``player`` and ``new``), as ``forumbot organiser`` takes it, e.g. ``extend 2h``, ``penalty 张三 lurking``.
+    Raises :class:`Refused` for a form that names no action."""
+    action = str(form.get("action", "")).strip()
+    if action not in ACTIONS:
+        raise Refused(f"no such organiser command: {action!r}; the console gives {', '.join(ACTIONS)}")
+    def field(name: str) -> str:
+        return " ".join(str(form.get(name, "")).split())
+    if action == "extend":
+        return f"extend {field('duration')}".strip()
+    if action == "penalty":
+        return f"penalty {field('player')} {field('reason')}".strip()
+    if action == "replace":
+        return f"replace {field('player')} {field('new')}".strip()
+    return action
+
+
+def check(bot: Any, text: str, check_account: bool = True) -> str:
+    """``text`` when the bot would apply it as an organiser command of its running season; raises
+    :class:`Refused` otherwise, with the reasons of ``forumbot organiser`` (:mod:`forumbot.runtime.organiser_checks`) (not started, over, not an organiser
+    command, a name not written exactly for a penalty or a replacement, a substitute who already plays, and —
+    with ``check_account`` — a substitute account the forum does not have)."""
+    from forumbot.forums.settings import make_forum
+    from forumbot.language.parse import parse
+    from forumbot.language.types import ORGANISER_VERBS, ParseError
+    from forumbot.runtime.organiser_checks import bad_substitute, explain, inexact, no_account
+
+    c = bot.config
+    if not bot.started:
+        raise Refused(f"season {c.name!r} has not started: organiser commands apply to a running game")
+    if bot.game.finished:
+        raise Refused(f"season {c.name!r} is over: organiser commands apply to a running game")
+    parsed = parse(text, bot.game.roster)
+    if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
+        raise Refused(explain(parsed, bot.game))
+    if refusal := inexact(parsed, bot.game):
+        raise Refused(refusal)
+    if parsed.verb == "replace" and (refusal := bad_substitute(parsed, bot.game, c)):
+        raise Refused(refusal)
+    if parsed.verb == "replace" and check_account and \
+            (refusal := no_account(c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):
+        raise Refused(refusal)
+    return text
+
+
+def irreversible(text: str) -> bool:
+    """Whether the command cannot be taken back (a penalty, a replacement, the end of the game)."""
+    return text.split(" ", 1)[0] in ("penalty", "replace", "end")
+
+
+def give(bot: Any, text: str, organiser: str, token: str, now: datetime | None = None) -> bool:
+    """Store the organiser command ``text`` given by ``organiser`` from the console (the confirmation's one-time
+    ``token``); False when a command with this token is stored already (the form was sent twice)."""
+    subject = f"console {organiser} {token}"
+    store = bot.store
+    for _ in range(20):
+        with Session(store.engine) as s:
+            if s.exec(select(InboundRow.id).where(InboundRow.season_id == store.season_id, InboundRow.source == "cli",
+                                                  InboundRow.subject == subject)).first() is not None:
+                return False
+        row = InboundRow(season_id=0, source="cli", forum_id=store.next_cli_id(), sender="@cli",
+                         sent_at=now or datetime.now(UTC), subject=subject, text=text)
+        if store.store_inbound([row], {}):
+            return True
+    raise RuntimeError("could not store the organiser command: its row number was taken 20 times in a row")
