@@ -25,6 +25,7 @@ from forumbot.forums.base import Forum
 from forumbot.forums.errors import ForumError, failure_cause
 from forumbot.language.numbers import parse_duration
 from forumbot.language.types import Command
+from forumbot.local_time import zone_label
 from forumbot.migrations import upgrade
 from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
@@ -580,6 +581,11 @@ class Bot:
                 "default": int(sch.length("").total_seconds()),
                 "daily_deadline": sch.daily_deadline.strftime("%H:%M") if sch.daily_deadline else None,
                 "time_zone": self.config.time_zone,
+                # every phase of the ruleset with its length, in the rulebook's order (an opening post says each
+                # plainly, not "every phase 1 min (prologue 40 s, ...)": issue 28)
+                "phases": [{"kind": k, "seconds": int(sch.length(k).total_seconds())}
+                           for k in getattr(self.game.ruleset, "phase_kinds", ())],
+                "zone": zone_label(self.clock(), self.config.tz, self.config.locale, self.config.time_zone_label),
             },
         }
         # the deadline the thread shows, or a placeholder while the phase is not visible: body_for fills it in
