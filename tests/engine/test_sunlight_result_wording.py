@@ -53,3 +53,19 @@ def test_without_a_suicide_the_result_is_said_as_before():
     assert post.data["suicides"] == [] and post.data["suicide_points"] == []
     text = Renderer("zh-Hans", "bbcode").render(post.key, post.data)
     assert "其余玩家" not in text and "自杀" not in text.split("被投分")[1]
+
+
+@pytest.mark.parametrize("locale", ["zh-Hans", "zh-Hant", "en"])
+def test_kill_round_and_clue_poll_read_naturally(locale):
+    """Issue 28: 「凶手通过短消息向法官发送杀人信息」 and 「「线索 0」表示本轮请勿提供线索」 were stiff; the posts say who does what."""
+    r = Renderer(locale, "markdown")
+    kill = r.render("sunlight/kill_open", {"round": 2, "clues": [], "alive": ["a", "b"]})
+    poll = r.render("sunlight/clue_poll", {"round": 1, "options": [1, 2, 3]})
+    none = r.render("sunlight/clue_recorded", {"number": 0, "replaced": None})
+    stiff = ("发送杀人信息", "發送殺人指令", "请勿提供线索", "請勿提供線索", "chooses a victim", "anonymous table")
+    assert not any(w in t for w in stiff for t in (kill, poll, none)), (kill, poll, none)
+    assert {"zh-Hans": "凶手请给法官发短消息「杀 某人」", "zh-Hant": "兇手請給法官發短訊息「殺 某人」",
+            "en": 'The killer sends the judge "kill NAME"'}[locale] in kill
+    assert {"zh-Hans": "不想要线索就发「线索 0」或「不要线索」", "zh-Hant": "不想要線索就發「線索 0」或「不要線索」",
+            "en": '"clue 0" (or "no clue") if you want none'}[locale] in poll
+    assert {"zh-Hans": "你的选择已记录：不要线索。", "zh-Hant": "你的選擇已記錄：不要線索。", "en": "no clue"}[locale] in none
