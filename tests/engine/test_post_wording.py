@@ -1,4 +1,4 @@
-"""The sunlight round post says why a suicide with the most points is not the one voted out (issue 28): the
+"""Posts and replies read naturally (issue 28). The sunlight round post says why a suicide with the most points is not the one voted out (issue 28): the
 suicides come first, with their points set aside (「自杀者所有相关投票积分从各项集体累计中剔除」: a suicide is
 out before the tally), then the top of the others."""
 
@@ -69,3 +69,16 @@ def test_kill_round_and_clue_poll_read_naturally(locale):
     assert {"zh-Hans": "不想要线索就发「线索 0」或「不要线索」", "zh-Hant": "不想要線索就發「線索 0」或「不要線索」",
             "en": '"clue 0" (or "no clue") if you want none'}[locale] in poll
     assert {"zh-Hans": "你的选择已记录：不要线索。", "zh-Hant": "你的選擇已記錄：不要線索。", "en": "no clue"}[locale] in none
+
+
+@pytest.mark.parametrize("key,data,locale,said", [
+    ("killer_club/check_result", {"read_as": [], "round": 1, "role": "police", "by": "D", "target": "A", "is_killer": True},
+     "zh-Hans", "今晚警察不能再验了。"),
+    ("killer_club/order_relayed", {"verb": "kill", "actor": "A", "target": "B", "replaced": "C"}, "zh-Hant", "（之前的 C 作廢）"),
+    ("common/late", {"closed_phase": "vote", "closed_round": 1, "closed_at": "20:00", "straddled": False}, "zh-Hans",
+     "你的消息在那之后才到"),
+    ("vampire_village/night_open", {"stage": "night", "round": 1, "guard": True, "seer": True, "selfkill": False,
+                                    "piper": False, "alive": ["A"]}, "en", "Send your commands to the judge by private message."),
+])
+def test_other_replies_read_naturally(key, data, locale, said):
+    assert said in Renderer(locale, "markdown").render(key, data)
