@@ -86,8 +86,8 @@ class VoteCounts:
         data: dict[str, Any] = {**count.data(bot.game), "round": bot.game.phase.round,
                                 "through": bot.last_thread_post, "edited_in_place": sch.vote_count_edit,
                                 "left": time_left(dl - now), "every": every,
-                                "before": sorted((int(parse_duration(t).total_seconds()) for t in sch.vote_count_before),
-                                                 reverse=True)}
+                                # the fixed count times this vote has (those before it opened are skipped)
+                                "before": [int((dl - at).total_seconds()) for _, at in self._marks(pid, dl)]}
         body = bot._render(TEMPLATE, data)
         mine = {"n": mine["n"] + 1, "votes": actions, "marks": sorted(mine["marks"] + marks)}
         state[str(pid)] = mine

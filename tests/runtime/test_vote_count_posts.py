@@ -245,3 +245,10 @@ def test_a_count_under_a_minute_before_the_deadline_says_the_seconds(tmp_path):
     vote(s, "D", "A")
     [first] = counts(s)
     assert "Time left: 55 s" in first.text, first.text
+
+
+def test_the_rhythm_names_only_the_fixed_times_this_vote_has(tmp_path):
+    s = season(tmp_path, {"lengths": {"vote": "2h"}, "vote_count_every": 1, "vote_count_before": ["12h", "1h"]})
+    vote(s, "D", "A")
+    [first] = counts(s)
+    assert "This post is updated after every new vote, and 1 h before the deadline." in first.text, first.text
