@@ -9,12 +9,13 @@ season report's timeline (:func:`format_local`, :func:`zone_label`).
   「北京時間」 / "Beijing time", Asia/Taipei 「台北时间」 / 「台北時間」 / "Taipei time", Hong Kong and Macau
   likewise; UTC is "UTC". Any other zone is its offset from UTC at that instant (``UTC+8``, ``UTC-4`` in New
   York's summer, ``UTC+5:30``), never an abbreviation (CST, IST are each several zones).
+- **The short form** (:func:`format_short`: to the minute, no weekday) is for tables and timelines.
 - **The season's setting** ``time_zone_label`` replaces the name (a text such as 「东八区」), or ``"offset"``
   always writes the offset.
 - **The player's own zone.** No forum adapter gives a player's time zone today (Discuz!'s member
   ``timeoffset``, phpBB's and FlaskBB's user settings are not read through the API the adapters use; NodeBB has
   none): ``own`` is the hook — given a zone other than the season's, the time is followed by the same instant in
-  it (「北京时间 …（你的时间 12-04 16:26 UTC+1）」).
+  it (「2026-12-04（周五）23:26:15 北京时间（你的时间 12-04 16:26 UTC+1）」).
 """
 
 from __future__ import annotations
@@ -85,3 +86,9 @@ def format_local(when: datetime, tz: ZoneInfo, locale: str, label: str | None = 
         shown = f"{mine:%m-%d %H:%M} {zone_label(when, own, locale)}"
         text += f" ({words} {shown})" if locale == "en" else f"（{words} {shown}）"
     return text
+
+
+def format_short(when: datetime, tz: ZoneInfo, locale: str, label: str | None = None) -> str:
+    """``when`` to the minute, without the weekday, for tables and timelines (the season report): ``2026-12-04
+    23:26 北京时间``, ``2026-12-04 09:26 UTC-6``; the zone as :func:`zone_label` words it."""
+    return f"{when.astimezone(tz):%Y-%m-%d %H:%M} {zone_label(when, tz, locale, label)}"

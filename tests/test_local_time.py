@@ -67,3 +67,10 @@ def test_the_season_writes_deadlines_with_its_setting(tmp_path):
     assert SeasonConfig.model_validate({**base, "time_zone_label": "offset"}).shown_time(AT).endswith("UTC+8")
     assert SeasonConfig.model_validate({**base, "locale": "zh-Hant", "time_zone": "Asia/Taipei"}).shown_time(AT) \
         .endswith("台北時間")
+
+
+def test_the_short_form_for_timelines():
+    from forumbot.local_time import format_short
+
+    assert format_short(AT, ZoneInfo("Asia/Taipei"), "zh-Hant") == "2026-12-04 23:26 台北時間"
+    assert format_short(AT, ZoneInfo("America/Chicago"), "en", "offset") == "2026-12-04 09:26 UTC-6"
