@@ -82,3 +82,9 @@ def test_kill_round_and_clue_poll_read_naturally(locale):
 ])
 def test_other_replies_read_naturally(key, data, locale, said):
     assert said in Renderer(locale, "markdown").render(key, data)
+
+
+@pytest.mark.parametrize("locale,said", [("zh-Hans", "暂停期间发来的指令不会记录"), ("zh-Hant", "暫停期間發來的指令不會記錄")])
+def test_the_pause_post_is_plain(locale, said):
+    text = Renderer(locale, "markdown").render("common/game_paused", {})
+    assert said in text and "不予" not in text
