@@ -118,6 +118,9 @@ class SeasonConfig(BaseModel):
     vote_chart_images: bool = Field(
         False, description="attach a PNG chart of each vote round (who voted whom, totals, who did not vote) to its "
         "result post, where the forum takes images with a post (Discuz!: attachments); elsewhere the text only")
+    time_zone_label: str | None = Field(
+        None, description="the words after every time the bot writes (「东八区」); \"offset\": always the UTC offset "
+        "(UTC+8); none: the locale's name of time_zone (北京时间, 台北時間, Beijing time), else its UTC offset")
     path: Path | None = Field(None, exclude=True)
     _warnings: list[str] = PrivateAttr(default_factory=list)
 
@@ -199,6 +202,13 @@ class SeasonConfig(BaseModel):
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.time_zone)
+
+    def shown_time(self, when: datetime, locale: str | None = None) -> str:
+        """``when`` as the season writes times (its zone, ``time_zone_label``; its locale unless ``locale``):
+        :func:`forumbot.local_time.format_local`."""
+        from forumbot.local_time import format_local
+
+        return format_local(when, self.tz, locale or self.locale, self.time_zone_label)
 
     @property
     def base_dir(self) -> Path:

@@ -169,6 +169,15 @@ class Renderer:
         self.env.globals["markup"] = markup
         self.env.globals["gbk"] = self.gbk
         self.env.globals["verb_words"] = VERB_WORDS[locale]
+        self.env.globals["part"] = self._part
+
+    @jinja2.pass_context
+    def _part(self, ctx: jinja2.runtime.Context, key: str, data: dict[str, Any]) -> Safe:
+        """Template ``key`` rendered with ``data`` inside another text (a substitute's copy of a private message
+        his predecessor was sent), with the outer text's runtime context (the deadline)."""
+        template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
+        runtime = {k: ctx[k] for k in ("deadline",) if k in ctx}
+        return Safe(_BLANK_LINES.sub("\n\n", template.render({**runtime, **data}).strip()))
 
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
         """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""

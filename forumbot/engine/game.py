@@ -114,6 +114,8 @@ class Game:
         self.winner: Winner = None
         self.paused = False
         self.penalties: dict[int, str] = {}
+        #: seat -> the private messages of :attr:`Ruleset.knowledge` it was sent: (key, data, phase kind, round)
+        self.told: dict[int, list[tuple[str, dict[str, Any], str, int]]] = {}
         self.extensions: dict[int, int] = {}
         self._aliases = {n: tuple(a) for n, a in setup.aliases.items()}
         self._roster: Roster | None = None
@@ -208,7 +210,11 @@ class Game:
         out.events.append(GameOver(winner))
 
     def reply(self, to: int | str, key: str, out: Step, /, **data: Any) -> None:
-        """A private message to a seat (int) or an account (str)."""
+        """A private message to a seat (int) or an account (str). One that tells the seat what only it knows
+        (:attr:`Ruleset.knowledge`, the role PM) is kept for a substitute (:meth:`substitute_data`)."""
+        seat = to if isinstance(to, int) else self.seat_of(to)
+        if seat is not None and (key in self.ruleset.knowledge or key == f"{self.ruleset.id}/role"):
+            self.told.setdefault(seat, []).append((key, data, self.phase.kind, self.phase.round))
         out.outputs.append(Reply(self.name(to) if isinstance(to, int) else to, key, data))
 
     def post(self, key: str, out: Step, /, **data: Any) -> None:
@@ -419,6 +425,23 @@ class Game:
                    finished=self.finished, paused=self.paused, extended=self.extensions.get(self.phase.id, 0),
                    pending=self.names(pending), alive=len(self.alive()), players=len(self.players))
 
+    def substitute_data(self, seat: int, old: str) -> dict[str, Any]:
+        """The private message of the player who takes ``seat`` from ``old`` (an organiser's ``replace``; the
+        rulebooks leave substitutes to the organiser): where the game is (``phase``, ``round``; the runtime adds
+        the deadline), who is out (``out``, in seat order: public), whether the seat is still in the game, the
+        organiser's penalty it carries, then what ``old`` was told in private and only he knows — his role PM and
+        the ruleset's :attr:`Ruleset.knowledge` messages, in order, each with the phase it came in (``told``:
+        ``key``, ``data``, ``phase``, ``round``) — and his ``status`` reply now (his warnings, what he recorded
+        this phase, his potions...). Nothing the seat was not told: the substitute plays on as his predecessor."""
+        rs = self.ruleset
+        return {
+            "old": old, "new": self.name(seat), "seat": seat, "ruleset": rs.id, "phase": self.phase.kind,
+            "round": self.phase.round, "day_rounds": rs.day_rounds, "alive": self.player(seat).alive,
+            "out": self.names([p.seat for p in self.players if not p.alive]), "penalty": self.penalties.get(seat),
+            "told": [{"key": k, "data": d, "phase": kind, "round": rnd} for k, d, kind, rnd in self.told.get(seat, [])],
+            "status": rs.status_data(seat),
+        }
+
     def _organiser_command(self, sender: str, cmd: Command, out: Step) -> None:
         """Apply an organiser command (rulebooks leave these to the organiser; docs/runtime.md lists them).
         ``penalty`` and ``replace`` cannot be taken back, so the player must be named exactly — his
@@ -458,7 +481,8 @@ class Game:
             out.events.append(OrganiserReplace(sender, verb, seat, old, new))
             self.post("common/replaced", out, old=old, new=new, seat=seat)
             self.reply(sender, "common/organiser_done", out, verb=verb, player=old, new=new)
-            self.reply(new, f"{self.ruleset.id}/role", out, **self.ruleset.role_reply_data(seat))
+            self.reply(new, "common/substitute", out, **self.substitute_data(seat, old))
+            self.reply(old, "common/replaced_you", out, new=new, seat=seat, alive=self.player(seat).alive)
         elif verb == "extend":
             seconds = int(cmd.number or 0)
             self.extensions[self.phase.id] = self.extensions.get(self.phase.id, 0) + seconds

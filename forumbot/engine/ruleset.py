@@ -65,6 +65,10 @@ class Ruleset:
     #: whether the rulebook counts its rounds as nights and days (「第 1 夜」「第 1 天」): the replies that name a
     #: phase by its round (a refusal, a late message, a reminder) then use the words of its thread posts
     day_rounds: ClassVar[bool] = False
+    #: the private messages that tell a player something only he knows (his role PM, a check's result, his team's
+    #: orders...), by template key: a substitute is sent copies of his predecessor's (issue 28:
+    #: :meth:`forumbot.engine.game.Game.substitute_data`); the role PM (``<id>/role``) always is one
+    knowledge: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, game: Game, params: _Params) -> None:
         self.game = game

@@ -32,8 +32,9 @@ Writing
     write still sleeps what its own kind needs. A refused delay raises :class:`RateLimited` and raises that
     clock's interval to the delay NodeBB named. A post held in the post queue (HTTP 202) raises
     :class:`.errors.PostQueued`; the same text to the same thread is not queued twice by this adapter.
-    A private message longer than ``maximumChatMessageLength`` (1000) goes as several chat messages; the
-    subject is its first line, in bold.
+    A private message longer than the forum's ``maximumChatMessageLength`` (``/api/config``; 1000 when it
+    does not say; ``max_chat_length`` lowers it) goes as several chat messages; the subject is its first
+    line, in bold, and each part of a split message starts with it and its number (``**subject** (2/2)``).
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ class NodeBBForum:
     ``base_url`` is the forum root (``https://forum.example.com``); ``secret`` the password (``auth =
     "session"``) or the bearer token (``auth = "token"``); ``min_write_interval_seconds`` the spacing of
     posts (NodeBB's ``postDelay``, 10 s; 0 for an administrator judge) and ``chat_interval_seconds`` of chat
-    messages (``chatMessageDelay``, 2 s); ``max_chat_length`` NodeBB's ``maximumChatMessageLength``.
+    messages (``chatMessageDelay``, 2 s); ``max_chat_length`` a chat message's most characters when lower than
+    the forum's ``maximumChatMessageLength`` (None: the forum's, as ``/api/config`` gives it after the login;
+    :data:`~forumbot.forums.nodebb_api.MAX_CHAT_LENGTH` until then or when it does not say).
     ``transport``, ``sleep`` and ``monotonic`` can be replaced in tests.
     """
 
@@ -113,7 +116,7 @@ class NodeBBForum:
         timeout_seconds: float = 20.0,
         min_write_interval_seconds: float = api.POST_DELAY,
         chat_interval_seconds: float = api.CHAT_DELAY,
-        max_chat_length: int = api.MAX_CHAT_LENGTH,
+        max_chat_length: int | None = None,
         retries: int = 3,
         backoff_seconds: float = 0.5,
         login_lock_seconds: float = 3600.0,
@@ -134,7 +137,8 @@ class NodeBBForum:
         self.http.client.headers["User-Agent"] = USER_AGENT
         self.post_interval = float(min_write_interval_seconds)
         self.chat_interval = float(chat_interval_seconds)
-        self.max_chat_length = int(max_chat_length)
+        self.chat_length_setting = int(max_chat_length) if max_chat_length else None
+        self.max_chat_length = self.chat_length_setting or api.MAX_CHAT_LENGTH
         self.login_lock_seconds = float(login_lock_seconds)
         self.request_horizon_seconds = float(request_horizon_seconds)
         self._sleep = sleep
@@ -350,8 +354,10 @@ class NodeBBForum:
         data = answer.data if answer.json and isinstance(answer.data, dict) else {}
         self._config = data
         self._uid = api.to_int(data.get("uid"))
-        if api.to_int(data.get("maximumChatMessageLength")) > 0:  # the forum's own limit, when it says
-            self.max_chat_length = min(self.max_chat_length, api.to_int(data["maximumChatMessageLength"]))
+        forum_limit = api.to_int(data.get("maximumChatMessageLength"))
+        if forum_limit > 0:  # the forum's own limit, when it says (a setting may only lower it)
+            setting = self.chat_length_setting
+            self.max_chat_length = min(setting, forum_limit) if setting else forum_limit
         if self.auth == "session":
             self._csrf = str(data.get("csrf_token") or "")
         if self._uid > 0:
@@ -707,8 +713,7 @@ class NodeBBForum:
             raise NoSuchUser(f"{what} was refused: no account of that name on {self.base_url}", "no-user")
         uid, name = target
         subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
-        text = f"**{subject}**\n\n{body}" if subject else body
-        parts = api.split_chat(text, self.max_chat_length)
+        parts = api.chat_parts(subject, body, self.max_chat_length)
         rid = int(conversation_id or 0) or self._room_with(uid)
         if rid <= 0:
             rid = self._new_room(uid, what)
@@ -762,8 +767,7 @@ class NodeBBForum:
                 if isinstance(m, dict) and api.to_int(m.get("fromuid")) == self._uid]
         after = int(after_message_id or 0)
         subject = stored_subject(subject)  # a bold first line: "** x**" is not bold
-        text = f"**{subject}**\n\n{body}" if subject else body
-        parts = api.split_chat(text, self.max_chat_length)
+        parts = api.chat_parts(subject, body, self.max_chat_length)
         want = fingerprint(parts[0])
         title = fingerprint(subject)
         hits = []

@@ -36,7 +36,8 @@ NEWBIE_POST_DELAY = 120.0
 INITIAL_POST_DELAY = 10.0
 CHAT_DELAY = 2.0
 NEWBIE_CHAT_DELAY = 120.0
-#: ``maximumChatMessageLength``: a longer private message is sent as several chat messages
+#: NodeBB's stock ``maximumChatMessageLength``: the limit when the forum does not say its own (``/api/config``);
+#: a longer private message is sent as several chat messages
 MAX_CHAT_LENGTH = 1000
 #: ``minimumPostLength`` (characters, after trimming)
 MIN_POST_LENGTH = 8
@@ -164,6 +165,30 @@ def post_text(content: str) -> str:
         quote.decompose()
     body = soup.body
     return html_to_text(body.decode_contents() if body is not None else str(soup))
+
+
+def chat_parts(subject: str, body: str, limit: int = MAX_CHAT_LENGTH) -> list[str]:
+    """The chat messages of a private message: ``body`` headed by ``subject`` in bold (none when empty), in one
+    message when it fits ``limit`` characters (the forum's ``maximumChatMessageLength``), else cut by
+    :func:`split_chat` with each part headed by the subject and its number (``**subject** (2/3)``), so a
+    player reading the second part still sees which season it belongs to. Raises ValueError when ``limit``
+    leaves no room for the text after a header."""
+    whole = f"**{subject}**\n\n{body}" if subject else body
+    if len(whole.strip()) <= limit:
+        return [whole.strip()]
+    n = 2
+    while True:  # the header's length depends on the number of parts (10+ parts: two digits)
+        header = f"**{subject}** ({n}/{n})\n\n" if subject else f"({n}/{n})\n\n"
+        room = limit - len(header)
+        if room < 20:
+            raise ValueError(f"a chat limit of {limit} characters leaves no room for the text")
+        chunks = split_chat(body, room)
+        if len(chunks) <= n:
+            break
+        n = len(chunks)
+    total = len(chunks)
+    return [(f"**{subject}** ({i}/{total})\n\n" if subject else f"({i}/{total})\n\n") + c
+            for i, c in enumerate(chunks, 1)]
 
 
 def split_chat(text: str, limit: int = MAX_CHAT_LENGTH) -> list[str]:

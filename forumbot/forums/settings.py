@@ -25,7 +25,8 @@ so a write 15.0 s after the answer to the previous one is refused and one 16 s a
 
 A NodeBB 4 forum (see docs/forums.md) takes ``engine = "nodebb"``, ``auth`` ("session": the secret is the
 judge's password; "token": a bearer token an administrator issued for the judge) and
-``chat_interval_seconds`` (NodeBB's ``chatMessageDelay``, 2 s); its ``min_write_interval_seconds`` (the
+``chat_interval_seconds`` (NodeBB's ``chatMessageDelay``, 2 s) and ``max_chat_length`` (a chat message's
+most characters, when lower than the forum's ``maximumChatMessageLength``; by default the forum's); its ``min_write_interval_seconds`` (the
 spacing of posts, NodeBB's ``postDelay``) defaults to 10.
 
 A phpBB 3.3 board (see docs/forums.md) takes ``engine = "phpbb"`` and ``base_url`` the board's folder;
@@ -96,6 +97,8 @@ class ForumSettings(BaseModel):
     # NodeBB only: the secret is the password ("session") or a bearer token ("token"); chat message spacing
     auth: Literal["session", "token"] = "session"
     chat_interval_seconds: float = Field(default=2.0, ge=0)
+    # NodeBB only: a chat message's most characters when lower than the forum's maximumChatMessageLength
+    max_chat_length: int | None = Field(default=None, ge=100)
 
     @model_validator(mode="before")
     @classmethod
@@ -248,6 +251,7 @@ def make_forum(settings: ForumSettings, base_dir: Path | None = None) -> Forum:
             timeout_seconds=settings.timeout_seconds,
             min_write_interval_seconds=settings.min_write_interval_seconds,
             chat_interval_seconds=settings.chat_interval_seconds,
+            max_chat_length=settings.max_chat_length,
             retries=settings.retries,
             backoff_seconds=settings.backoff_seconds,
             request_horizon_seconds=settings.request_horizon_seconds,

@@ -25,13 +25,13 @@ from forumbot.forums.base import Forum
 from forumbot.forums.errors import ForumError, failure_cause
 from forumbot.language.numbers import parse_duration
 from forumbot.language.types import Command
+from forumbot.local_time import zone_label
 from forumbot.migrations import upgrade
 from forumbot.render import renderer
 from forumbot.runtime.arrival import Interval, Stated, intervals
 from forumbot.runtime.delivery import Delivery
 from forumbot.runtime.inbox_routing import INHERITED_SUBJECTS, InboxSeason, route
 from forumbot.runtime.phase_clock import PhaseClock, after, placeholders
-from forumbot.runtime.schedule import format_local
 from forumbot.runtime.season_edits import (
     as_started,
     check_after_replacements,
@@ -603,6 +603,11 @@ class Bot:
                 "default": int(sch.length("").total_seconds()),
                 "daily_deadline": sch.daily_deadline.strftime("%H:%M") if sch.daily_deadline else None,
                 "time_zone": self.config.time_zone,
+                # every phase of the ruleset with its length, in the rulebook's order (an opening post says each
+                # plainly, not "every phase 1 min (prologue 40 s, ...)": issue 28)
+                "phases": [{"kind": k, "seconds": int(sch.length(k).total_seconds())}
+                           for k in getattr(self.game.ruleset, "phase_kinds", ())],
+                "zone": zone_label(self.clock(), self.config.tz, self.config.locale, self.config.time_zone_label),
             },
         }
         # the deadline the thread shows, or a placeholder while the phase is not visible: body_for fills it in
@@ -624,14 +629,14 @@ class Bot:
                      straddled: bool = False) -> list[OutboxRow]:
         extra: dict[str, Any] = {}
         if inbound is not None:
-            extra["sent_at"] = format_local(inbound.sent_at, self.config.tz, self.config.locale)
+            extra["sent_at"] = self.config.shown_time(inbound.sent_at)
         late_note = ""
         if late and inbound is not None and self.timing.last_deadline is not None and self.timing.last_closed is not None:
             closed = self.game.phases[self.timing.last_closed]
             late_note = self._render("common/late", {
                 "closed_phase": closed.kind, "closed_round": closed.round, "straddled": straddled,
                 "day_rounds": self.game.ruleset.day_rounds,
-                "closed_at": format_local(self.timing.last_deadline, self.config.tz, self.config.locale)}).strip()
+                "closed_at": self.config.shown_time(self.timing.last_deadline)}).strip()
         rows: list[OutboxRow] = []
         need_thread = self.thread_id is None and not self.store.outbox()
         late_vote = self._late_thread_command(step, inbound) if late_note and inbound is not None else None

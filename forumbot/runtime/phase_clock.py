@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from forumbot.language.numbers import parse_duration
-from forumbot.runtime.schedule import format_local, phase_deadline
+from forumbot.runtime.schedule import phase_deadline
 from forumbot.runtime.store import OutboxRow
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class PhaseClock:
         return phase_deadline(visible, sch.length(kind), bot.config.tz, sch.daily_at(kind), extra)
 
     def _shown(self, when: datetime) -> str:
-        return format_local(when, self.bot.config.tz, self.bot.config.locale)
+        return self.bot.config.shown_time(when)
 
     # --- the delivery hooks ---------------------------------------------------------------------------
     def held(self, row: OutboxRow) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from forumbot.local_time import format_local as _format_local
+
 
 def next_daily(after: datetime, at: time, tz: ZoneInfo) -> datetime:
     """The first instant strictly after ``after`` (aware) at local wall time ``at`` in ``tz``, in UTC.
@@ -35,11 +37,7 @@ def phase_deadline(
     return next_daily(opened_at + length - timedelta(microseconds=1), daily_at, tz) + extra
 
 
-def format_local(when: datetime, tz: ZoneInfo, locale: str) -> str:
-    """A deadline as players read it: local date and time with the zone's abbreviation."""
-    local = when.astimezone(tz)
-    zone = local.tzname() or str(tz)
-    if locale == "en":
-        return local.strftime(f"%a %d %b %Y %H:%M:%S {zone}")
-    week = ("週" if locale == "zh-Hant" else "周") + "一二三四五六日"[local.weekday()]
-    return local.strftime(f"%Y-%m-%d（{week}）%H:%M:%S {zone}")
+def format_local(when: datetime, tz: ZoneInfo, locale: str, label: str | None = None) -> str:
+    """A deadline as players read it: local date and time with the zone in words that cannot be misread
+    (:func:`forumbot.local_time.format_local`, the one place times are worded)."""
+    return _format_local(when, tz, locale, label)

@@ -2,7 +2,9 @@
 judge posts the count — each target with its voters in order, who has not voted, time left, "counted
 through post #N" — every ``schedule.vote_count_every`` new votes and at ``schedule.vote_count_before``
 (e.g. ["12h", "1h"]) before the deadline. The first count of a vote is a new post; later ones edit it in
-place (``schedule.vote_count_edit``), so the thread is not flooded.
+place (``schedule.vote_count_edit``), so the thread is not flooded. The post says that rhythm (「每新增 3 票更新一次」):
+a count edited "as votes come" would be read as live, and with ``vote_count_every = 3`` it stays as it was
+for two more votes (issue 28, seen on a real Discuz!).
 
 The count is derived from game state (:func:`forumbot.engine.votecount.vote_count`); the rhythm and the
 clock live here. What was counted is a cursor written in the same transaction as the outbox row, so a
@@ -13,7 +15,7 @@ idempotent). A count not yet sent is rewritten in place rather than followed by 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from forumbot.engine.votecount import vote_count
@@ -27,6 +29,13 @@ log = logging.getLogger("forumbot")
 
 CURSOR = "vote_count"
 TEMPLATE = "common/vote_count"
+
+
+def time_left(left: timedelta) -> int:
+    """The time left as a count says it, in seconds: whole seconds under a minute (55 s is not "0 minutes"),
+    else whole minutes, rounded down (a count never promises more time than there is)."""
+    seconds = max(0, int(left.total_seconds()))
+    return seconds if seconds < 60 else seconds // 60 * 60
 
 
 class VoteCounts:
@@ -76,7 +85,9 @@ class VoteCounts:
             return  # the first count is on its way (or refused): wait for it before editing it
         data: dict[str, Any] = {**count.data(bot.game), "round": bot.game.phase.round,
                                 "through": bot.last_thread_post, "edited_in_place": sch.vote_count_edit,
-                                "left": max(0, int((dl - now).total_seconds()) // 60 * 60)}
+                                "left": time_left(dl - now), "every": every,
+                                # the fixed count times this vote has (those before it opened are skipped)
+                                "before": [int((dl - at).total_seconds()) for _, at in self._marks(pid, dl)]}
         body = bot._render(TEMPLATE, data)
         mine = {"n": mine["n"] + 1, "votes": actions, "marks": sorted(mine["marks"] + marks)}
         state[str(pid)] = mine

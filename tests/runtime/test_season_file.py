@@ -276,3 +276,18 @@ def test_misplaced_comment_is_found():
     assert _misplaced_comments("# Nicknames players may use.\n# vote_chart_images = true\n\n[aliases]\n") == [
         (2, "vote_chart_images", "# Nicknames players may use.")]
     assert _misplaced_comments("# The seed of the draw.\n# seed = 21\n") == []
+
+
+def test_the_substitute_and_the_replaced_player_are_told_by_private_message(tmp_path):
+    """Issue 28: Z is told he replaces C (the killer), with the round's deadline as the thread shows it; C is told
+    he was replaced (his message is not cancelled with the ones still waiting for him)."""
+    from forumbot.runtime.schedule import format_local
+
+    s = _replaced_season(tmp_path)
+    [to_z] = [m.body for m in s.forum.pms_to("Z")][:1]
+    assert "in place of" in to_z and "**C**" in to_z and "seat 3" in to_z, to_z
+    assert "What C was sent in the prologue" in to_z and "the killer" in to_z
+    assert "welcome" not in to_z.splitlines()[0]
+    assert format_local(s.bot.deadline(), s.config.tz, "en") in to_z
+    [to_c] = [m.body for m in s.forum.pms_to("C") if "**Z**" in m.body]
+    assert "no longer play" in to_c

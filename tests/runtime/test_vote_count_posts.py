@@ -171,7 +171,7 @@ def test_no_count_when_votes_are_sent_by_private_message(tmp_path):
 @pytest.mark.parametrize("markup", MARKUPS)
 def test_count_template_escapes_names_and_keeps_order(locale, markup):
     data = {"round": 2, "number": 2, "votes": 3, "alive": 5, "through": 1234, "left": 5400, "edited_in_place": True,
-            "targets": [{"name": "[b]x[/b]*y*", "no_lynch": False, "voters": ["Zed", "Amy"], "count": 2},
+            "every": 3, "before": [43200, 3600], "targets": [{"name": "[b]x[/b]*y*", "no_lynch": False, "voters": ["Zed", "Amy"], "count": 2},
                         {"name": "", "no_lynch": True, "voters": ["Bob"], "count": 1}],
             "not_voted": ["Cy", "Dee"]}
     text = Renderer(locale, markup).render("common/vote_count", data)
@@ -210,3 +210,45 @@ def test_an_unanswered_count_edit_does_not_hold_the_result_post(tmp_path):
     assert s.bot.game.phase.kind != "vote"  # the round closed
     assert len(s.forum.posts_by_judge(s.thread)) > posts  # its result is on the forum at once
     assert s.bot.deadline() is not None  # and the next phase's clock runs
+
+
+@pytest.mark.parametrize("locale,said", [
+    ("en", "This post is updated after every 3 new votes, and 12 h, 1 h before the deadline."),
+    ("zh-Hans", "本帖每新增 3 票更新一次，截止前 12小时、1小时 也会更新。"),
+    ("zh-Hant", "本帖每新增 3 票更新一次，截止前 12小時、1小時 也會更新。")])
+def test_the_count_says_its_rhythm_not_that_it_follows_every_vote(locale, said):
+    """Issue 28: with ``vote_count_every = 3`` a count said 「本帖隨投票更新」 and stayed at 4 votes after two more (as
+    the rhythm wants); the post says when it is updated."""
+    data = {"round": 1, "number": 1, "votes": 4, "alive": 7, "through": 9, "left": 600, "edited_in_place": True,
+            "every": 3, "before": [43200, 3600], "targets": [], "not_voted": []}
+    text = Renderer(locale, "bbcode").render("common/vote_count", data)
+    assert said in text and "随投票更新" not in text and "隨投票更新" not in text, text
+    only_times = Renderer(locale, "bbcode").render("common/vote_count", {**data, "every": 0, "before": [3600]})
+    assert {"en": "This post is updated 1 h before the deadline.", "zh-Hans": "本帖在截止前 1小时 更新。",
+            "zh-Hant": "本帖在截止前 1小時 更新。"}[locale] in only_times
+    as_new_posts = Renderer(locale, "bbcode").render("common/vote_count", {**data, "edited_in_place": False})
+    assert "3" not in as_new_posts.split("\n")[-1]
+
+
+@pytest.mark.parametrize("left,shown", [(55, "55 s"), (59.9, "59 s"), (60, "1 min"), (119, "1 min"), (3725, "1 h 2 min")])
+def test_time_left_in_the_unit_that_fits(left, shown):
+    """Issue 28: 55 s left read ``Time left: 0 s`` (minutes rounded down)."""
+    from forumbot.render import duration
+    from forumbot.runtime.votecount import time_left
+
+    assert duration(time_left(timedelta(seconds=left)), "en") == shown
+
+
+def test_a_count_under_a_minute_before_the_deadline_says_the_seconds(tmp_path):
+    s = season(tmp_path, {"vote_count_every": 1})
+    s.clock.now = s.bot.deadline() - timedelta(seconds=56)
+    vote(s, "D", "A")
+    [first] = counts(s)
+    assert "Time left: 55 s" in first.text, first.text
+
+
+def test_the_rhythm_names_only_the_fixed_times_this_vote_has(tmp_path):
+    s = season(tmp_path, {"lengths": {"vote": "2h"}, "vote_count_every": 1, "vote_count_before": ["12h", "1h"]})
+    vote(s, "D", "A")
+    [first] = counts(s)
+    assert "This post is updated after every new vote, and 1 h before the deadline." in first.text, first.text

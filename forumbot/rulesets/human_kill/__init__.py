@@ -72,6 +72,9 @@ class HumanKill(Ruleset):
     """The human_kill ruleset (see the module docstring)."""
 
     id = "human_kill"
+    #: checks, exorcisms, Yukari's target, nightmares, forecasts and the team's relayed orders
+    knowledge = frozenset({"human_kill/check_result", "human_kill/exorcise_result", "human_kill/yukari_target",
+                           "human_kill/nightmare", "human_kill/foresight", "human_kill/relayed"})
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = HumanKillParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)

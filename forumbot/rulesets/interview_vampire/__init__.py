@@ -37,6 +37,8 @@ class InterviewVampire(Ruleset):
 
     id = "interview_vampire"
     day_rounds = True  # 「第 1 夜」「第 1 天」
+    #: a vampire's night brief and dawn report (whom he bit, who drank), a conversion's role PM (``role``)
+    knowledge = frozenset({"interview_vampire/night_brief", "interview_vampire/dawn_report"})
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = InterviewVampireParams
     roles: ClassVar[dict[str, str]] = ROLES

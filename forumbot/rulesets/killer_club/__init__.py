@@ -49,6 +49,8 @@ class KillerClub(Ruleset):
 
     id = "killer_club"
     day_rounds = True  # 「第 1 夜」「第 1 天」
+    #: the police's and the helper's checks, the doctor's and the killers' orders relayed to the team
+    knowledge = frozenset({"killer_club/check_result", "killer_club/ask_result", "killer_club/order_relayed"})
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = KillerClubParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)

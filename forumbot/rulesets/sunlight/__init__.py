@@ -36,6 +36,8 @@ class Sunlight(Ruleset):
     """The sunlight ruleset (see the module docstring)."""
 
     id = "sunlight"
+    #: a successor learns he is the killer by private message (the rulebook's 接任凶手)
+    knowledge = frozenset({"sunlight/you_are_killer"})
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = SunlightParams
     roles: ClassVar[dict[str, str]] = {KILLER: KILLER, GOOD: GOOD}

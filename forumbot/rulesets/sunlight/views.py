@@ -22,7 +22,9 @@ def role_reply_data(rs: Sunlight, seat: int) -> dict[str, Any]:
 
 def vote_result_data(rs: Sunlight, record: VoteRecord) -> dict[str, Any]:
     """The round post of a closed vote round: every ballot in the order received, the points each player
-    still in the game (or out this round) received, who is out, warned or a suicide."""
+    still in the game (or out this round) received, who is a suicide (out before the tally: ``suicide_points``
+    those who got points, which count for nobody's exit), who is out or tied at the top (``top``: their
+    points), who is warned."""
     g, out_seat, suicides = rs.game, record.out, record.suicides
     shown = sorted(set(g.alive()) | set(suicides) | ({out_seat} if out_seat else set()))
     return {
@@ -31,6 +33,12 @@ def vote_result_data(rs: Sunlight, record: VoteRecord) -> dict[str, Any]:
         "received": [{"name": g.name(seat), "points": record.received.get(seat, 0)} for seat in shown],
         "out": g.name(out_seat) if out_seat else None, "tied": g.names(record.tied),
         "warned": g.names(record.warned), "suicides": g.names(suicides), "limit": rs.params.strikes_to_suicide,
+        # the points of the players out or tied at the top, and of suicides who got points: a suicide is out
+        # before the tally (「自杀者所有相关投票积分从各项集体累计中剔除」), so the post says why his points put nobody
+        # out and names the top of the others (issue 28: 「alice、孙七 同分，无人出局」 beside a 9-point suicide)
+        "top": record.received.get(out_seat or (record.tied[0] if record.tied else 0), 0),
+        "suicide_points": [{"name": g.name(seat), "points": record.received[seat]}
+                           for seat in suicides if record.received.get(seat, 0) > 0],
     }
 
 

@@ -64,6 +64,9 @@ class VampireVillage(Ruleset):
     """The vampire_village ruleset (see the module docstring)."""
 
     id = "vampire_village"
+    #: the seer's results, the lovers', the charmed's and the powers-lost notices, the team's relayed orders
+    knowledge = frozenset({"vampire_village/seer_result", "vampire_village/lovers", "vampire_village/charmed",
+                           "vampire_village/powers_lost", "vampire_village/relayed"})
     rules_version = "2"  # bump when the same inputs would decide differently (docs/runtime.md § Versions)
     Params = VampireVillageParams
     roles: ClassVar[dict[str, str]] = dict(FACTION)

@@ -224,6 +224,10 @@ def test_send_pm_opens_a_room_and_long_messages_are_split():
              and q.method == "POST"]
     assert all(len(p["message"]) <= 1000 for p in posts) and len(posts) == 4  # 1 + 2 parts + 1
     assert posts[0]["message"].startswith("**Killer club game 1 · judge**\n\n")
+    # each part of the split message says whose it is (the captures' two parts were re-labelled by hand when the
+    # parts got their header: the forum stores a chat as sent)
+    assert [p["message"].split("\n", 1)[0] for p in posts[1:3]] == [
+        "**Killer club game 1 · judge** (1/2)", "**Killer club game 1 · judge** (2/2)"]
 
 
 def test_inbox_poll_reads_changed_rooms_only_idle_is_one_request():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forumbot.forums.nodebb import USER_AGENT, NodeBBForum
-from forumbot.forums.nodebb_api import split_chat
+from forumbot.forums.nodebb_api import chat_parts, split_chat
 from forumbot.forums.settings import ForumSettings, make_forum
 
 BASE = {"engine": "nodebb", "base_url": "http://127.0.0.1:4567", "username": "judge", "password_env": "NB_TEST_PW"}
@@ -42,3 +42,51 @@ def test_split_chat_keeps_every_character_within_the_limit(limit):
     parts = split_chat(text, limit)
     assert all(0 < len(p) <= limit for p in parts)
     assert "".join(parts).replace(" ", "").replace("\n", "") == text.replace(" ", "").replace("\n", "")
+
+
+def _forum_told(limit: int | None, setting: int | None = None) -> NodeBBForum:
+    """An adapter after the forum's /api/config said ``maximumChatMessageLength`` = ``limit`` (None: not said)."""
+    from forumbot.forums.nodebb_api import Answer
+
+    forum = NodeBBForum("http://127.0.0.1:4567", "judge", "pw", max_chat_length=setting)
+    forum._take_config(Answer(200, True, {"uid": 2, "csrf_token": "t", **(
+        {"maximumChatMessageLength": limit} if limit is not None else {})}))
+    return forum
+
+
+def test_chats_are_split_at_the_forums_own_limit_not_at_1000():
+    """A forum allowing 4000 characters takes a 1,030-character role PM in one chat (issue 28: it came as two)."""
+    forum = _forum_told(4000)
+    assert forum.max_chat_length == 4000
+    body = "你的身份是杀手。" * 128  # 1,024 characters
+    assert len(chat_parts("Killer club game 1", body, forum.max_chat_length)) == 1
+    forum.close()
+
+
+@pytest.mark.parametrize("limit,setting,want", [(None, None, 1000), (600, None, 600), (4000, 1500, 1500), (800, 1500, 800)])
+def test_chat_limit_is_the_forums_lowered_only_by_the_setting(limit, setting, want):
+    forum = _forum_told(limit, setting)
+    assert forum.max_chat_length == want
+    forum.close()
+
+
+def test_max_chat_length_setting_reaches_the_adapter(monkeypatch):
+    monkeypatch.setenv("NB_TEST_PW", "secret")
+    forum = make_forum(ForumSettings.model_validate({**BASE, "max_chat_length": 2000}))
+    assert isinstance(forum, NodeBBForum) and forum.max_chat_length == 2000
+    forum.close()
+
+
+@pytest.mark.parametrize("limit", [120, 400, 1000])
+def test_every_part_of_a_split_chat_has_the_header_and_its_number(limit):
+    body = "\n\n".join(f"第 {i} 段：" + "规则文字 " * (i * 9) for i in range(1, 10))
+    parts = chat_parts("Killer club game 1 · judge", body, limit)
+    assert len(parts) > 1 and all(len(p) <= limit for p in parts)
+    assert all(p.startswith(f"**Killer club game 1 · judge** ({i}/{len(parts)})\n\n") for i, p in enumerate(parts, 1))
+    text = "".join(p.split("\n\n", 1)[1] for p in parts)
+    assert text.replace(" ", "").replace("\n", "") == body.replace(" ", "").replace("\n", "")
+
+
+def test_a_chat_that_fits_is_one_part_with_the_plain_header():
+    assert chat_parts("S", "short", 1000) == ["**S**\n\nshort"]
+    assert chat_parts("", "short", 1000) == ["short"]
