@@ -78,7 +78,8 @@ def load(bot: Any, mark: tuple[Any, ...]) -> Loaded:
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = game.apply(Message(sender, inbound.text, "thread" if inbound.source == "thread" else "pm"))
         records.append(Record(pid, step))
-    loaded = Loaded(bot, GameLog(bot.game, records, bot.config.locale, bot.config.name, tz=bot.config.tz), mark)
+    loaded = Loaded(bot, GameLog(bot.game, records, bot.config.locale, bot.config.name, tz=bot.config.tz,
+                                  time_zone_label=bot.config.time_zone_label), mark)
     _times(loaded)
     return loaded
 

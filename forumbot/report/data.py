@@ -16,10 +16,12 @@ charts draw. Two views:
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from forumbot.engine.game import Game
+from forumbot.local_time import format_short
 from forumbot.report.log import GameLog
 from forumbot.vote_chart import num as _num
 from forumbot.vote_chart import vote_round
@@ -226,25 +228,12 @@ def _fact(g: Game, kind: str, data: dict[str, Any], names: dict[int, str] | None
 
 
 def _when(log: GameLog, at: datetime | None) -> str | None:
-    """``at`` for the timeline: the date and time in the season's zone followed by that zone
-    (``2026-12-04 23:26 UTC+8``); None for no time (a transcript has no clock)."""
+    """``at`` for the timeline: the date and time in the season's zone followed by that zone as the season words
+    it (``2026-12-04 23:26 北京时间``; :func:`forumbot.local_time.format_short`), UTC for a log without a zone;
+    None for no time (a transcript has no clock)."""
     if at is None:
         return None
-    local = at.astimezone(log.tz) if log.tz is not None else at.astimezone(UTC)
-    return f"{local:%Y-%m-%d %H:%M} {zone(local)}"
-
-
-def zone(local: datetime) -> str:
-    """The zone of an aware time as its offset from UTC: ``UTC+8``, ``UTC-4``, ``UTC+5:30``, ``UTC``. An offset
-    is never ambiguous (``CST`` is China, Cuba or the US Central zone: issue 28). Stand-in for the shared time
-    formatter (``forumbot.local_time.zone_label``: the locale's name of the zone, e.g. 北京时间, and the season's
-    ``time_zone_label``) until it lands."""
-    off = local.utcoffset() or timedelta(0)
-    minutes = int(off.total_seconds()) // 60
-    if minutes == 0:
-        return "UTC"
-    hours, rest = divmod(abs(minutes), 60)
-    return f"UTC{'+' if minutes > 0 else '-'}{hours}" + (f":{rest:02d}" if rest else "")
+    return format_short(at, log.tz if log.tz is not None else ZoneInfo("UTC"), log.locale, log.time_zone_label)
 
 
 def _camp(g: Game, seat: int) -> str:

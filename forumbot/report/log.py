@@ -40,6 +40,7 @@ class GameLog:
     opened_at: dict[int, datetime] = field(default_factory=dict)
     deadlines: dict[int, datetime] = field(default_factory=dict)
     tz: Any = None
+    time_zone_label: str | None = None  # the season's words after a time (SeasonConfig.time_zone_label)
 
 
 def from_transcript(t: Transcript, title: str = "") -> GameLog:
@@ -81,4 +82,5 @@ def from_bot(bot: Bot) -> GameLog:
         if pid < len(bot.game.phases):
             with contextlib.suppress(KeyError, ValueError):
                 deadlines[pid] = bot._scheduled_deadline(pid)
-    return GameLog(game, records, bot.config.locale, bot.config.name, opened, deadlines, bot.config.tz)
+    return GameLog(game, records, bot.config.locale, bot.config.name, opened, deadlines, bot.config.tz,
+                   bot.config.time_zone_label)

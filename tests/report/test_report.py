@@ -269,7 +269,9 @@ def test_the_camp_chart_counts_a_successor_from_when_he_became_one_in_the_games_
     assert start.get("vampire", 0) == sum(1 for r in dealt.values() if r == "vampire")  # converts count later
 
 
-def test_a_timeline_time_names_its_zone_by_its_utc_offset():
+def test_a_timeline_time_names_its_zone_as_the_season_words_it():
+    """Times in the report say their zone as posts do (forumbot.local_time): the locale's name of a known zone, the
+    UTC offset otherwise or when the season's time_zone_label says "offset"; never an ambiguous CST."""
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
@@ -278,11 +280,16 @@ def test_a_timeline_time_names_its_zone_by_its_utc_offset():
 
     at = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
     log = GameLog(None, [], "en", "t")  # type: ignore[arg-type]  # only its zone is read
-    for zone, shown in (("Asia/Shanghai", "2026-07-01 20:00 UTC+8"), ("America/New_York", "2026-07-01 08:00 UTC-4"),
+    for zone, shown in (("Asia/Shanghai", "2026-07-01 20:00 Beijing time"),
+                        ("America/New_York", "2026-07-01 08:00 UTC-4"),
                         ("Asia/Kolkata", "2026-07-01 17:30 UTC+5:30"), ("Europe/London", "2026-07-01 13:00 UTC+1"),
                         ("UTC", "2026-07-01 12:00 UTC")):
         log.tz = ZoneInfo(zone)
         assert _when(log, at) == shown
+    log.tz, log.locale = ZoneInfo("Asia/Shanghai"), "zh-Hans"
+    assert _when(log, at) == "2026-07-01 20:00 北京时间"
+    log.time_zone_label = "offset"
+    assert _when(log, at) == "2026-07-01 20:00 UTC+8"
     log.tz = None
     assert _when(log, at) == "2026-07-01 12:00 UTC" and _when(log, None) is None
 
