@@ -64,7 +64,7 @@ class ConsoleAuth:
     who organises what, and each season's store for the sign-in link's private message).
 
     ``folder``: where the console file lives (the served directory; the season file's folder). ``public_url``:
-    the console's address as organisers reach it (``https://judge.example.org/console``): the base of the
+    the console's address as organisers reach it (``https://console.example.org``): the base of the
     links the bot sends, and ``https://`` makes the cookie Secure. Without it, links are offered only to a
     browser that reached the console on a loopback address (the address in a link must not come from a
     request's Host header, which anyone can write). ``secure``: force the cookie's Secure flag on or off
