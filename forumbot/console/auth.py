@@ -234,7 +234,8 @@ class ConsoleAuth:
         return name, why
 
     def _sending_season(self, name: str) -> tuple[Any, Any] | None:
-        """A season ``name`` organises whose judge runs (not archived, started, not over): its config and store."""
+        """A season ``name`` organises whose judge runs (not archived nor blocked, started, not over): its config
+        and store."""
         for entry in self.organised().get(name, []):
             if entry.done or getattr(entry, "blocked", None):
                 continue
@@ -244,7 +245,8 @@ class ConsoleAuth:
             except Exception as exc:  # a database that cannot be read: try the next season
                 log.warning("console: season %s cannot send a sign-in link: %s", entry.config.name, exc)
                 continue
-            if store is None or bot is None or bot.game.finished:
+            # not before the start: the start queues the thread only into an empty outbox (Bot._outbox_rows)
+            if store is None or bot is None or not bot.started or bot.game.finished:
                 continue
             return entry.config, store
         return None
