@@ -98,9 +98,11 @@ def delivery_problems(bot: Any, o: Overview, now: datetime, done: bool) -> list[
         if o.polled_at is None or now - o.polled_at > stale:
             when = format_local(o.polled_at, bot.config.tz, bot.config.locale) if o.polled_at else "—"
             out.append(Problem("not_read", when))
-    failed = bot.store.outbox(("failed",))
+    # refused (failed, retried later) or unanswered (sending, its attempt given up on: it is being looked for)
+    failed = [r for r in bot.store.outbox(("failed", "sending")) if r.status == "failed" or r.gave_up_at is not None]
     if failed:
-        out.append(Problem("failing", f"{len(failed)} · {failed[-1].last_error or ''}"[:300]))
+        why = next((r.last_error for r in reversed(failed) if r.last_error), None) or "no answer"
+        out.append(Problem("failing", f"{len(failed)} · {why}"[:300]))
     undelivered = bot.undelivered()
     gone = [r for r in undelivered if r.status == "undeliverable"]
     if gone:

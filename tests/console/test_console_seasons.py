@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot_helpers import Clock
 from console_helpers import client, running_season
 
 
@@ -26,3 +27,23 @@ def test_a_directory_lists_a_broken_file_and_a_season_not_started_with_what_to_d
     assert page.status_code == 200, page.text
     assert "Not a season file" in page.text and "forumbot check FILE" in page.text
     assert "春季赛" in page.text
+
+
+def test_the_problems_of_a_season_say_what_to_do(tmp_path):
+    import html
+    from datetime import timedelta
+
+    from bot_helpers import no_answer_for
+
+    path, season = running_season(tmp_path)
+    no_answer_for(season, "Bob")
+    season.forum.player_pm("Bob", "help")
+    season.clock.advance(3)
+    season.bot.cycle()
+    assert season.bot.store.outbox(("failed", "sending"))
+    later = Clock(season.clock.now + timedelta(hours=1))
+    page = html.unescape(client([path], clock=later).get("/").text)
+    assert "The forum has not been read recently" in page and "Is the bot running" in page
+    assert "The forum refuses some posts or private messages" in page and "1 · no answer" in page
+    fresh = html.unescape(client([path], clock=season.clock).get("/").text)
+    assert "has not been read recently" not in fresh
