@@ -16,15 +16,18 @@ input gets a message page, never a traceback.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 import secrets
+import threading
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -52,12 +55,20 @@ class Console:
     """The pages of one app: ``source`` (the seasons), ``auth`` (logins), ``public`` (the read-only pages)."""
 
     def __init__(self, source: SeasonSource, auth: ConsoleAuth, public: bool, clock: Callable[[], datetime]) -> None:
+        #: pages are worked out in worker threads (the event loop keeps answering), one at a time: the seasons held
+        #: between pages are brought up to date and read by one page at a time
+        self.lock = threading.Lock()
         self.clock = clock
         self.source = source
         self.auth = auth
         self.public = public
 
     # --- helpers --------------------------------------------------------------------------------------
+    def under_lock(self, page: Callable[..., Response], *args: Any) -> Response:
+        """``page(*args)`` holding the console's lock (in a worker thread)."""
+        with self.lock:
+            return page(*args)
+
     def login_redirect(self, request: Request) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"/login?next={quote(target, safe='')}", status_code=303)
@@ -86,7 +97,7 @@ class Console:
         return entry, self.source.season(entry.config), None
 
     # --- organiser pages ------------------------------------------------------------------------------
-    async def seasons(self, request: Request) -> Response:
+    def seasons(self, request: Request) -> Response:
         """``/``: every season."""
         who = self.auth.organiser(request)
         if who is None:
@@ -96,7 +107,7 @@ class Console:
         locale = page_locale(request, locales.pop() if len(locales) == 1 else "en")
         return render(request, "seasons", locale, seasons=rows, organiser=who, base="/seasons")
 
-    async def season(self, request: Request) -> Response:
+    def season(self, request: Request) -> Response:
         """``/seasons/{name}``: one season, for its organisers (roles, the inbound log, steering)."""
         from forumbot.console.inbound_log import filtered, log_rows
         from forumbot.console.season_page import details
@@ -131,7 +142,7 @@ class Console:
                       when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
                       home="/")
 
-    async def report(self, request: Request) -> Response:
+    def report(self, request: Request) -> Response:
         """``/seasons/{name}/report/full/`` and ``.../public/``: the season report so far (``forumbot report``)."""
         if self.auth.organiser(request) is None:
             return self.login_redirect(request)
@@ -163,6 +174,11 @@ class Console:
         return await self.steering(request, confirmed=True)
 
     async def steering(self, request: Request, confirmed: bool) -> Response:
+        form = await request.form()
+        return await run_in_threadpool(self.under_lock, self.steer_form, request, form, confirmed)
+
+    def steer_form(self, request: Request, form: Any, confirmed: bool) -> Response:
+        """The steering form ``form`` (posted): its confirmation page, or (``confirmed``) the command stored."""
         from forumbot.console import steer
 
         who = self.auth.organiser(request)
@@ -174,7 +190,6 @@ class Console:
         bot = loaded.bot if loaded is not None else None
         locale = page_locale(request, entry.config.locale)
         back = link(request, f"/seasons/{quote(entry.key)}")
-        form = await request.form()
         if not self.auth.check_csrf(request, form):
             return message(request, locale, "csrf", 403, back=back)
         if not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
@@ -198,7 +213,7 @@ class Console:
         return RedirectResponse(link(request, f"/seasons/{quote(entry.key)}", steered="1"), status_code=303)
 
     # --- public pages ---------------------------------------------------------------------------------
-    async def public_seasons(self, request: Request) -> Response:
+    def public_seasons(self, request: Request) -> Response:
         """``/public``: every season's phase and deadline (no login; nothing private)."""
         rows = [o for o, _ in self.overviews() if o.state != "broken"]
         for o in rows:
@@ -207,7 +222,7 @@ class Console:
         locale = page_locale(request, locales.pop() if len(locales) == 1 else "en")
         return render(request, "public_seasons", locale, seasons=rows, base="/public", home="/public")
 
-    async def public_season(self, request: Request) -> Response:
+    def public_season(self, request: Request) -> Response:
         """``/public/{name}``: the season's phase, deadline and public report (no login; nothing private)."""
         entry, loaded, refused = self.season_or_message(request)
         if refused is not None:
@@ -218,7 +233,7 @@ class Console:
         return render(request, "public_season", page_locale(request, entry.config.locale), o=o, home="/public",
                       started=bot is not None and bot.started)
 
-    async def public_report(self, request: Request) -> Response:
+    def public_report(self, request: Request) -> Response:
         """``/public/{name}/report/``: the public report (what the thread showed)."""
         return self.report_page(request, "public")
 
@@ -241,9 +256,9 @@ def create_app(source: SeasonSource, *, auth: ConsoleAuth, public: bool = False,
     organiser command is stamped with it)."""
     console = Console(source, auth, public, clock or (lambda: datetime.now(UTC)))
     routes: list[Any] = [
-        Route("/", guarded(console.seasons)),
-        Route("/seasons/{name}", guarded(console.season)),
-        Route("/seasons/{name}/report/{view}/", guarded(console.report)),
+        Route("/", guarded(console.seasons, console)),
+        Route("/seasons/{name}", guarded(console.season, console)),
+        Route("/seasons/{name}/report/{view}/", guarded(console.report, console)),
         Route("/seasons/{name}/report/{view}/assets/{asset}", report_asset),
         Route("/seasons/{name}/steer", guarded(console.steer), methods=["POST"]),
         Route("/seasons/{name}/steer/confirm", guarded(console.confirm), methods=["POST"]),
@@ -252,9 +267,9 @@ def create_app(source: SeasonSource, *, auth: ConsoleAuth, public: bool = False,
     ]
     if public:
         routes += [
-            Route("/public", guarded(console.public_seasons)),
-            Route("/public/{name}", guarded(console.public_season)),
-            Route("/public/{name}/report/", guarded(console.public_report)),
+            Route("/public", guarded(console.public_seasons, console)),
+            Route("/public/{name}", guarded(console.public_season, console)),
+            Route("/public/{name}/report/", guarded(console.public_report, console)),
             Route("/public/{name}/report/assets/{asset}", report_asset),
         ]
 
@@ -265,13 +280,19 @@ def create_app(source: SeasonSource, *, auth: ConsoleAuth, public: bool = False,
     return Starlette(routes=routes, middleware=auth.middleware(), exception_handlers={HTTPException: not_found})
 
 
-def guarded(endpoint: Endpoint) -> Endpoint:
+def guarded(endpoint: Callable[[Request], Any], console: Console | None = None) -> Endpoint:
     """``endpoint`` whose failures become a message page: a database that cannot be read (503, with its reason),
-    anything else (500, logged with its traceback for the operator; the page names no code or path)."""
+    anything else (500, logged with its traceback for the operator; the page names no code or path). A plain
+    (not async) endpoint runs in a worker thread under ``console``'s lock: reading a season (1.4 s the first time for
+    2,000 messages) never holds up the event loop and the login pages."""
 
     async def run(request: Request) -> Response:
         try:
-            return await endpoint(request)
+            if inspect.iscoroutinefunction(endpoint):
+                response: Response = await endpoint(request)
+                return response
+            assert console is not None  # plain endpoints are the console's pages
+            return await run_in_threadpool(console.under_lock, endpoint, request)
         except HTTPException:
             raise
         except SeasonUnavailable as exc:

@@ -47,3 +47,23 @@ def test_the_problems_of_a_season_say_what_to_do(tmp_path):
     assert "The forum refuses some posts or private messages" in page and "1 · no answer" in page
     fresh = html.unescape(client([path], clock=season.clock).get("/").text)
     assert "has not been read recently" not in fresh
+
+
+def test_a_private_message_that_can_never_be_delivered_names_its_account(tmp_path):
+    import html
+
+    from bot_helpers import Clock as TestClock
+
+    from forumbot.config import load_config
+    from forumbot.forums.memory import MemoryForum
+    from forumbot.runtime.bot import Bot
+
+    path, _ = running_season(tmp_path, cycles=0)
+    clock = TestClock()
+    forum = MemoryForum("judge", clock)
+    forum.users = {"judge", "Alice", "Bob", "Carol", "Dave", "Org"}  # Erin has no account
+    bot = Bot(load_config(path), forum, clock)
+    bot.cycle()
+    assert bot.store.outbox(("undeliverable",))
+    page = html.unescape(client([path], clock=clock).get("/").text)
+    assert "will never be delivered" in page and ": Erin" in page and "replace the player" in page
