@@ -175,12 +175,8 @@ class ConsoleAuth:
     def password_login(self, request: Request, name: str, password: str) -> bool:
         """Whether ``name`` (an organiser of a season of the console) logs in with ``password``; a failure is
         counted against the account and the address (check :meth:`throttled` first)."""
-        stored = None
         known = name in self.organised()
-        try:
-            stored = self.file.password_hash(name) if known else None
-        except ConsoleFileError as exc:
-            log.error("console: %s", exc)
+        stored = self.file.password_hash(name) if known else None  # ConsoleFileError: the page says the console failed
         if verify_password(stored, password):
             if stored is not None and needs_rehash(stored):
                 self.file.set_password_hash(name, hash_password(password))

@@ -310,3 +310,12 @@ def test_no_link_goes_through_a_season_that_has_not_started(tmp_path, monkeypatc
     assert season.bot.store.outbox() == []
     season.bot.cycle()
     assert season.bot.thread_id is not None
+
+
+def test_a_console_file_that_cannot_be_read_is_a_message_page(console, tmp_path):
+    make, _, _ = console
+    client, _ = make()
+    form = {"csrf_token": token(client), "name": "Org", "password": PASSWORD}
+    (tmp_path / ".forumbot-console.json").write_text("{broken", encoding="utf-8")
+    res = client.post("/login", data=form)
+    assert res.status_code == 500 and "Traceback" not in res.text and "operator" in res.text
