@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot_helpers import Clock
-from console_helpers import client, running_season
+from console_helpers import TOKEN, client, running_season
 
 
 def test_the_seasons_list_shows_a_running_season_with_its_phase_and_countdown(tmp_path):
@@ -67,3 +67,18 @@ def test_a_private_message_that_can_never_be_delivered_names_its_account(tmp_pat
     assert bot.store.outbox(("undeliverable",))
     page = html.unescape(client([path], clock=clock).get("/").text)
     assert "will never be delivered" in page and ": Erin" in page and "replace the player" in page
+
+
+def test_a_season_that_never_ran_is_listed_and_shown_as_not_started_and_nothing_is_created(tmp_path):
+    from bot_helpers import cli_season
+
+    path = tmp_path / "later.toml"
+    path.write_text(cli_season("later", ["A", "B", "C", "D", "E"]), encoding="utf-8")
+    c = client([path], public=True)
+    assert "not started" in c.get("/").text
+    page = c.get("/seasons/later")
+    assert page.status_code == 200 and "The season has not started." in page.text
+    assert "The season has not started." in c.get("/public/later").text
+    steer = c.post("/seasons/later/steer", data={"csrf": TOKEN, "action": "pause"})
+    assert steer.status_code == 409 and "has not started" in steer.text
+    assert not (tmp_path / "later.db").exists()  # looking creates no database
