@@ -295,6 +295,9 @@ def test_an_organiser_of_another_season_sees_no_role_here(console, tmp_path):
         res = client.get(page)
         assert res.status_code == 403 and "not one you organise" in res.text, page
         assert "killer" not in res.text.lower()
+    rows = re.findall(r"<tr>\s*<td>.*?</tr>", client.get("/").text, re.S)
+    mine, theirs = (next(r for r in rows if name in r) for name in ("春季赛", "秋季赛"))
+    assert "sent" in mine.lower() and "sent" not in theirs.lower()  # its outbox counts are its organisers'
 
 
 def test_no_link_goes_through_a_season_that_has_not_started(tmp_path, monkeypatch):
