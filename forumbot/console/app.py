@@ -103,6 +103,11 @@ class Console:
         if who is None:
             return self.login_redirect(request)
         rows = [o for o, _ in self.overviews()]
+        for o in rows:
+            if o.state != "broken" and not self.auth.may_steer(request, o.key, list(o.organisers)):
+                # another season's delivery counts move with its night's private messages: not for an organiser
+                # elsewhere, who may play in it (what its public page shows, and no more)
+                o.problems, o.outbox = [], {}
         locales = {o.locale for o in rows if o.state != "broken"}
         locale = page_locale(request, locales.pop() if len(locales) == 1 else "en")
         return render(request, "seasons", locale, seasons=rows, organiser=who, base="/seasons")

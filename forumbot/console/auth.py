@@ -64,7 +64,7 @@ class ConsoleAuth:
     who organises what, and each season's store for the sign-in link's private message).
 
     ``folder``: where the console file lives (the served directory; the season file's folder). ``public_url``:
-    the console's address as organisers reach it (``https://judge.example.org/console``): the base of the
+    the console's address as organisers reach it (``https://console.example.org``): the base of the
     links the bot sends, and ``https://`` makes the cookie Secure. Without it, links are offered only to a
     browser that reached the console on a loopback address (the address in a link must not come from a
     request's Host header, which anyone can write). ``secure``: force the cookie's Secure flag on or off
@@ -175,12 +175,8 @@ class ConsoleAuth:
     def password_login(self, request: Request, name: str, password: str) -> bool:
         """Whether ``name`` (an organiser of a season of the console) logs in with ``password``; a failure is
         counted against the account and the address (check :meth:`throttled` first)."""
-        stored = None
         known = name in self.organised()
-        try:
-            stored = self.file.password_hash(name) if known else None
-        except ConsoleFileError as exc:
-            log.error("console: %s", exc)
+        stored = self.file.password_hash(name) if known else None  # ConsoleFileError: the page says the console failed
         if verify_password(stored, password):
             if stored is not None and needs_rehash(stored):
                 self.file.set_password_hash(name, hash_password(password))
@@ -234,7 +230,8 @@ class ConsoleAuth:
         return name, why
 
     def _sending_season(self, name: str) -> tuple[Any, Any] | None:
-        """A season ``name`` organises whose judge runs (not archived, started, not over): its config and store."""
+        """A season ``name`` organises whose judge runs (not archived nor blocked, started, not over): its config
+        and store."""
         for entry in self.organised().get(name, []):
             if entry.done or getattr(entry, "blocked", None):
                 continue
@@ -244,7 +241,8 @@ class ConsoleAuth:
             except Exception as exc:  # a database that cannot be read: try the next season
                 log.warning("console: season %s cannot send a sign-in link: %s", entry.config.name, exc)
                 continue
-            if store is None or bot is None or bot.game.finished:
+            # not before the start: the start queues the thread only into an empty outbox (Bot._outbox_rows)
+            if store is None or bot is None or not bot.started or bot.game.finished:
                 continue
             return entry.config, store
         return None

@@ -9,18 +9,22 @@ was wrong. Words in ``templates/<locale>/console/login_words.html``; structure i
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
 from forumbot.console.auth import redirect, safe_next
-from forumbot.console.pages import page_locale, render
+from forumbot.console.pages import message, page_locale, render
 
 if TYPE_CHECKING:
     from forumbot.console.auth import ConsoleAuth
 
+log = logging.getLogger("forumbot")
 #: the longest name or password a form takes (longer: refused before any work)
 MAX_FIELD = 200
 
@@ -53,11 +57,26 @@ class LoginPages:
         fields = {k: v[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
         return fields if self.auth.check_csrf(request, fields) else None
 
+    def _safely(self, page: Callable[..., Response], request: Request, *args: Any) -> Response:
+        """``page(request, *args)``; a failure (the console file cannot be read or written, a season's database
+        does not answer) is the console's message page, logged for the operator: never a traceback."""
+        try:
+            return page(request, *args)
+        except Exception:
+            log.exception("console: %s %s failed", request.method, request.url.path)
+            return message(request, self.locale(request), "internal", status_code=500)
+
+    # Each page reads its form in the event loop and does the rest in a worker thread: an argon2 check, the
+    # console file under its lock, a season read to send a link (seconds, the first time, for a long season)
+    # never hold up the other pages.
     async def login(self, request: Request) -> Response:
         """GET: the login page (already logged in: its note says who). POST: a password login."""
+        form = None if request.method == "GET" else await self._form(request)
+        return await run_in_threadpool(self._safely, self._login, request, form)
+
+    def _login(self, request: Request, form: dict[str, str] | None) -> Response:
         if request.method == "GET":
             return self.page(request)
-        form = await self._form(request)
         if form is None:
             return self.page(request, 403, error="csrf")
         name, password = form.get("name", "").strip(), form.get("password", "")
@@ -72,7 +91,9 @@ class LoginPages:
 
     async def ask_link(self, request: Request) -> Response:
         """POST: send a sign-in link to the organiser named in the form."""
-        form = await self._form(request)
+        return await run_in_threadpool(self._safely, self._ask_link, request, await self._form(request))
+
+    def _ask_link(self, request: Request, form: dict[str, str] | None) -> Response:
         if form is None:
             return self.page(request, 403, error="csrf")
         name = form.get("name", "").strip()
@@ -88,6 +109,9 @@ class LoginPages:
 
     async def use_link(self, request: Request) -> Response:
         """GET ``/login/link/{token}``: sign in with a link, then on to the seasons."""
+        return await run_in_threadpool(self._safely, self._use_link, request)
+
+    def _use_link(self, request: Request) -> Response:
         token = str(request.path_params.get("token", ""))[:MAX_FIELD]
         name, why = self.auth.use_link(request, token)
         if name is None:
@@ -97,9 +121,12 @@ class LoginPages:
 
     async def logout(self, request: Request) -> Response:
         """GET: a page with the logout button (a form, so no other site can log an organiser out). POST: log out."""
+        form = None if request.method == "GET" else await self._form(request)
+        return await run_in_threadpool(self._safely, self._logout, request, form)
+
+    def _logout(self, request: Request, form: dict[str, str] | None) -> Response:
         if request.method == "GET":
             return self.page(request, template="logout")
-        form = await self._form(request)
         if form is None:
             return self.page(request, 403, error="csrf", template="logout")
         self.auth.log_out(request)

@@ -295,3 +295,30 @@ def test_an_organiser_of_another_season_sees_no_role_here(console, tmp_path):
         res = client.get(page)
         assert res.status_code == 403 and "not one you organise" in res.text, page
         assert "killer" not in res.text.lower()
+    rows = re.findall(r"<tr>\s*<td>.*?</tr>", client.get("/").text, re.S)
+    mine, theirs = (next(r for r in rows if name in r) for name in ("春季赛", "秋季赛"))
+    assert "sent" in mine.lower() and "sent" not in theirs.lower()  # its outbox counts are its organisers'
+
+
+def test_no_link_goes_through_a_season_that_has_not_started(tmp_path, monkeypatch):
+    """A season waiting for its start has a store but no thread yet: a private message queued before the start
+    would keep the start from opening the thread (it opens one only into an empty outbox)."""
+    monkeypatch.delenv("FORUMBOT_CONSOLE_SECRET", raising=False)
+    path, season = running_season(tmp_path, cycles=0)
+    auth = ConsoleAuth(SeasonSource(files=[path]), tmp_path, clock=Clock())
+    client = TestClient(create_app(SeasonSource(files=[path]), auth=auth, clock=season.clock),
+                        base_url="http://127.0.0.1:8765", follow_redirects=False)
+    res = client.post("/login/link", data={"csrf_token": token(client), "name": "Org"})
+    assert res.status_code == 200
+    assert season.bot.store.outbox() == []
+    season.bot.cycle()
+    assert season.bot.thread_id is not None
+
+
+def test_a_console_file_that_cannot_be_read_is_a_message_page(console, tmp_path):
+    make, _, _ = console
+    client, _ = make()
+    form = {"csrf_token": token(client), "name": "Org", "password": PASSWORD}
+    (tmp_path / ".forumbot-console.json").write_text("{broken", encoding="utf-8")
+    res = client.post("/login", data=form)
+    assert res.status_code == 500 and "Traceback" not in res.text and "operator" in res.text

@@ -127,3 +127,22 @@ def test_the_link_message_is_in_the_seasons_locale(tmp_path):
     config, store = _season(tmp_path, "zh-Hant")
     sign_in_pm(store, config, "Org_1", "http://127.0.0.1:8000/login/link/ff", "console-sign-in:k2")
     assert "登入" in store.outbox()[0].body and "法官" in store.outbox()[0].subject
+
+
+def test_no_other_token_or_nonce_redeems_a_link(tmp_path):
+    """Property: whatever token and nonce are tried, only the issued pair signs in (hypothesis)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    links = LinkTokens(ConsoleFile(tmp_path), Clock())
+    issued = links.issue("Org", "the-nonce", "S1")
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.text(alphabet="0123456789abcdef", min_size=0, max_size=64) | st.text(max_size=80),
+           st.one_of(st.none(), st.text(max_size=40)))
+    def tried(token: str, nonce: str | None) -> None:
+        name, _ = links.redeem(token, nonce)
+        assert name is None or (token == issued.token and nonce == "the-nonce")
+
+    tried()
+    assert links.redeem(issued.token, "the-nonce") == ("Org", "ok")

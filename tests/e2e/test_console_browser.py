@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -166,6 +165,11 @@ def test_organiser_logs_in_finds_a_message_and_steers_the_season(tmp_path, forum
         page.goto(console.url + "/")
         assert page.url.startswith(console.url + "/login?next=")
         page.screenshot(path=str(images / "console-login.png"), full_page=True)
+        for lang, title in (("en", "Organiser login"), ("zh-Hant", "主持人登入")):
+            page.goto(f"{console.url}/login?lang={lang}")
+            assert page.locator("section.login h2").inner_text() == title
+            page.screenshot(path=str(images / f"console-login-{lang}.png"), full_page=True)
+        page.goto(console.url + "/login")
         # a wrong password is refused
         page.fill("#password-form [name=name]", "Org")
         page.fill("#password-form [name=password]", "not the password at all")
@@ -306,14 +310,19 @@ def test_public_pages_show_no_role_in_any_phase(tmp_path, forum, browser):
             posts[:] = phase_posts(reader.thread_posts(thread), forum.judge.name) if thread else []
             return len(posts) >= 4
 
-        seen = None
-        while not progressed():  # every phase until round 3's vote opens (the game's phase kinds all seen)
-            if thread_of(config) and bot.signs() != seen:
-                seen = bot.signs()
+        seen: list = [None]
+
+        def step() -> bool:
+            """Read every page whenever the bot did something; done once round 3's vote opens (the game's phase
+            kinds all seen)."""
+            if thread_of(config) and bot.signs() != seen[0]:
+                seen[0] = bot.signs()
                 read_every_page()
             assert not driver.errors, driver.errors
             assert not bot.exited(), bot.log_tail()
-            time.sleep(0.5)
+            return progressed()
+
+        wait_for(step, "round 3's vote to open", bot.signs, tail=bot.log_tail, every=0.5)
         read_every_page()
         assert read_in == {0, 1, 2, 3, 4}, read_in
         # the secrets are real: the organiser's own page shows the killer and the private messages
