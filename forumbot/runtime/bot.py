@@ -638,7 +638,9 @@ class Bot:
                 "day_rounds": self.game.ruleset.day_rounds,
                 "closed_at": self.config.shown_time(self.timing.last_deadline)}).strip()
         rows: list[OutboxRow] = []
-        need_thread = self.thread_id is None and not self.store.outbox()
+        # the first post opens the thread unless a thread post is already queued; a private message queued
+        # before the start (a console sign-in link) must not turn the opening post into a reply to no thread
+        need_thread = self.thread_id is None and not any(r.kind == "thread" for r in self.store.outbox())
         late_vote = self._late_thread_command(step, inbound) if late_note and inbound is not None else None
         for i, out in enumerate(step.outputs):
             key = f"{self.store.season_id}:{seq}:{i}"

@@ -381,3 +381,16 @@ def test_an_organiser_asking_by_pm_while_the_post_is_not_out_is_answered_at_once
     [status] = [m.body for m in s.forum.pms_to("Org") if "Still to act" in m.body]
     assert "Deadline" not in status
     _no_placeholder(s)
+
+
+def test_a_private_message_queued_before_the_start_does_not_keep_the_thread_from_opening(tmp_path):
+    """A PM in the outbox before the season's first cycle (an organiser's console sign-in link) is not the thread:
+    the start still opens the game thread, and the season's first post is that thread."""
+    from forumbot.runtime.store import OutboxRow
+
+    s = make_season(tmp_path, PLAYERS, {"C": "killer"}, schedule={"default": "1h"})
+    s.bot.store.queue([OutboxRow(season_id=s.bot.store.season_id, key="early-pm", kind="pm", template="t",
+                                 recipient="A", subject="hello", body="hello")])
+    s.bot.cycle()
+    assert [r.kind for r in s.bot.store.outbox()].count("thread") == 1
+    assert s.bot.thread_id is not None and s.bot.deadline() == T0 + timedelta(hours=1)
