@@ -84,41 +84,55 @@ def init(
     Asks for the ruleset, the roster, the time zone, the phase length and deadline and the forum (Enter keeps
     the value shown); each question has an option for scripts (--players a,b,c --timezone Asia/Shanghai
     --forum-url ... --no-input). The file is the ruleset's commented example with the answers in it, checked
-    before it is written."""
-    import tomlkit
-
-    from forumbot.cli import init_answers as q
-
+    before it is written; an existing file is replaced only when the organiser says so (never with --no-input)."""
+    given = {"name": name, "locale": locale, "players": players, "organisers": organisers, "timezone": timezone,
+             "phase_length": phase_length, "daily_deadline": daily_deadline, "forum_engine": forum_engine,
+             "forum_url": forum_url, "judge": judge, "thread_id": thread_id, "forum_id": forum_id}
     if path.suffix != ".toml" and path.name in ruleset_ids():
         typer.echo(f"error: {path} is a ruleset's name, not a season file; did you mean "
                    f"`forumbot init --ruleset {path.name} {path.name}.toml`?", err=True)
         raise typer.Exit(2)
-    if path.exists():
-        typer.echo(f"error: {path} exists; choose another path", err=True)
-        raise typer.Exit(2)
     if not path.parent.is_dir():
         typer.echo(f"error: there is no folder {path.parent}; create it first, or choose another path", err=True)
         raise typer.Exit(2)
+    try:
+        _init(path, ruleset, given, password_env, no_input)
+    except (click.exceptions.Abort, typer.Abort):  # Ctrl-C or Ctrl-D at a terminal: nothing was written
+        typer.echo(f"\nstopped: {path} was not written", err=True)
+        raise typer.Exit(1) from None
+
+
+def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None, no_input: bool) -> None:
+    """The questions and the writing of ``forumbot init`` (see :func:`init`)."""
+    import tomlkit
+
+    from forumbot.cli import init_answers as q
+
     asking = [not no_input]
-    ruleset = _answer(asking, f"Ruleset ({', '.join(ruleset_ids())})", ruleset, "sunlight", q.choice(tuple(ruleset_ids())),
-                      "--ruleset")
+    if path.exists() and not (asking[0] and typer.confirm(
+            f"{path} exists: replace it with a new season file?", default=False)):
+        typer.echo(f"error: {path} exists; choose another path", err=True)
+        raise typer.Exit(2)
+    ids = tuple(ruleset_ids())
+    ruleset = _answer(asking, f"Ruleset ({q.ruleset_list(ids)})", ruleset, "sunlight", q.ruleset_choice(ids), "--ruleset")
     source = EXAMPLES / f"{ruleset}.example.toml"
     if not source.exists():
         typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
         raise typer.Exit(2)
     doc = tomlkit.parse(source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml",
                                                                    str(path)))
-    given = {"name": name, "locale": locale, "players": players, "organisers": organisers, "timezone": timezone,
-             "phase_length": phase_length, "daily_deadline": daily_deadline, "forum_engine": forum_engine,
-             "forum_url": forum_url, "judge": judge, "thread_id": thread_id, "forum_id": forum_id}
     example = q.defaults(doc)
-    answers = {question.key: _answer(asking, question.prompt, given[question.key], example[question.key], question.check,
+    answers = {question.key: _answer(asking, q.prompt_of(question, doc), given[question.key], example[question.key], question.check,
                                      "--" + question.key.replace("_", "-"))
                for question in q.QUESTIONS}
     q.apply(doc, answers)
     if password_env:
         doc["forum"]["password_env"] = password_env
+    if note := q.offset_note(answers["timezone"]):
+        typer.echo(note)
     _write_checked(path, future_start(q.render(doc, answers, example)))
+    for line in file_warnings(load_config(path), path):
+        typer.echo(line)
     typer.echo(f"wrote {path}: `forumbot check {path} --forum` checks it with the forum; "
                f"`forumbot simulate {path}` tells whether it is balanced")
 
@@ -140,7 +154,7 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
         try:
             text = typer.prompt(prompt, default=shown(default))
         except (click.exceptions.Abort, typer.Abort):
-            if sys.stdin.isatty():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
+            if _at_terminal():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
                 raise
             asking[0] = False  # the input ended (a pipe): the defaults for the rest
             break
@@ -148,7 +162,14 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
             return check(text)
         except BadAnswer as exc:
             typer.echo(f"  {exc}", err=True)
+            if exc.suggestion is not None:  # e.g. a city's time zone: Enter takes it
+                default = exc.suggestion
     return default
+
+
+def _at_terminal() -> bool:
+    """True when the organiser types the answers (stdin is a terminal), not a script piping them."""
+    return sys.stdin.isatty()
 
 
 def _write_checked(path: Path, text: str) -> None:

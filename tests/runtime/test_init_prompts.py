@@ -69,3 +69,96 @@ def test_a_bad_option_or_a_file_that_would_not_check_is_not_written(tmp_path) ->
     assert too_few.exit_code == 2 and "needs at least 4 players" in too_few.output
     assert f"{path} was not written" in too_few.output and "Traceback" not in too_few.output
     assert not path.exists() and list(tmp_path.iterdir()) == []  # no temporary file left either
+
+
+def test_answers_an_organiser_writes_are_understood_or_answered_with_the_fix() -> None:
+    from forumbot.cli import init_answers as q
+
+    assert q.zone("UTC+8") == q.zone("GMT+8") == q.zone("utc +8") == "Etc/GMT-8"  # the zone database's sign
+    assert q.zone("UTC-5") == "Etc/GMT+5" and q.zone("UTC+0") == "UTC" and q.zone("asia/shanghai") == "Asia/Shanghai"
+    assert "UTC+8" in (q.offset_note("Etc/GMT-8") or "") and q.offset_note("Asia/Shanghai") is None
+    for place in ("北京", "Beijing", "北京时间", "shanghai"):
+        try:
+            q.zone(place)
+        except q.BadAnswer as exc:
+            assert exc.suggestion == "Asia/Shanghai" and "Asia/Shanghai" in str(exc)
+        else:
+            raise AssertionError(f"{place} taken as a zone name")
+    assert q.clock_time("22：00") == q.clock_time("晚上10点") == q.clock_time("10pm") == q.clock_time("22点") == time(22)
+    assert q.clock_time("下午3点半") == time(15, 30) and q.clock_time("晚上十点三十分") == time(22, 30)
+    assert q.clock_time("晚上12点") == time(0) and q.clock_time("上午9点") == time(9)
+    for wrong in ("25:00", "晚上25点", "13pm", "24h"):
+        try:
+            q.clock_time(wrong)
+        except q.BadAnswer as exc:
+            assert "晚上10点" in str(exc)
+        else:
+            raise AssertionError(wrong)
+    ruleset = q.ruleset_choice(("killer_club", "sunlight"))
+    assert ruleset("杀人游戏") == "killer_club" and ruleset("阳光下的罪恶") == ruleset("Sunlight") == "sunlight"
+    locale = q.QUESTIONS[1].check
+    assert locale("简体") == "zh-Hans" and locale("繁體") == "zh-Hant" and locale("English") == "en"
+    try:
+        locale("中文")
+    except q.BadAnswer as exc:
+        assert "zh-Hans or zh-Hant" in str(exc)
+    else:
+        raise AssertionError("中文 taken")
+    assert q.QUESTIONS[7].check("Discuz!") == "discuz"
+
+
+def test_a_place_for_a_time_zone_offers_its_zone_and_enter_takes_it(tmp_path) -> None:
+    path = tmp_path / "s.toml"
+    answers = ["杀人游戏", "", "简体", "张三，李四，王五，赵六，钱七，孙八，周九，吴十", "老王", "北京", "", "", "晚上10点"]
+    done = CliRunner().invoke(app, ["init", str(path)], input="\n".join(answers) + "\n")
+    assert done.exit_code == 0, done.output
+    assert "'北京' is a place, not a time zone name: its time zone is Asia/Shanghai" in done.output
+    assert "[Asia/Shanghai]" in done.output  # offered as the default when asked again
+    c = load_config(path)
+    assert (c.ruleset, c.locale, c.time_zone, c.schedule.daily_deadline) == ("killer_club", "zh-Hans", "Asia/Shanghai",
+                                                                             time(22))
+    assert c.players[:3] == ["张三", "李四", "王五"]
+    assert "the file keeps: prologue 12h, night 12h" in done.output  # the phase length's question names the kinds' own
+
+
+def test_init_tells_the_warnings_of_the_file_it_wrote_and_a_fixed_offset(tmp_path) -> None:
+    path = tmp_path / "w.toml"
+    done = CliRunner().invoke(app, ["init", str(path), "--ruleset", "killer_club", "--players", "a，b，c，d，e，f",
+                                    "--timezone", "UTC+8", "--no-input"])
+    assert done.exit_code == 0, done.output
+    assert load_config(path).time_zone == "Etc/GMT-8"
+    assert "time zone UTC+8 is written Etc/GMT-8" in done.output
+    assert "WARNING:" in done.output and "6 players" in done.output  # as `forumbot check` would say
+
+
+def test_an_existing_file_is_replaced_only_when_the_organiser_says_so(tmp_path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text("# mine\n", encoding="utf-8")
+    kept = CliRunner().invoke(app, ["init", str(path)], input="n\n")
+    assert kept.exit_code == 2 and "replace it with a new season file?" in kept.output
+    assert path.read_text(encoding="utf-8") == "# mine\n"
+    scripted = CliRunner().invoke(app, ["init", str(path), "--no-input"])
+    assert scripted.exit_code == 2 and path.read_text(encoding="utf-8") == "# mine\n"
+    replaced = CliRunner().invoke(app, ["init", str(path)], input="y\n" + "\n" * 13)
+    assert replaced.exit_code == 0, replaced.output
+    assert load_config(path).ruleset == "sunlight"
+
+
+def test_ctrl_c_halfway_writes_nothing_and_says_so(tmp_path, monkeypatch) -> None:
+    import click
+
+    path = tmp_path / "y.toml"
+    asked: list[str] = []
+
+    def prompt(text, default=None, **kwargs):
+        asked.append(text)
+        if len(asked) == 3:
+            raise click.exceptions.Abort()
+        return default
+
+    monkeypatch.setattr("typer.prompt", prompt)
+    monkeypatch.setattr("forumbot.cli.season._at_terminal", lambda: True)
+    done = CliRunner().invoke(app, ["init", str(path)])
+    assert done.exit_code == 1 and f"stopped: {path} was not written" in done.output
+    assert "Traceback" not in done.output and isinstance(done.exception, SystemExit)
+    assert list(tmp_path.iterdir()) == []
