@@ -17,7 +17,15 @@ from rich.table import Table
 
 from forumbot.cli.outcome import camp_name
 from forumbot.cli.root import app
-from forumbot.cli.simulate_words import RANDOM_CAVEAT, TABLE_SIZES, LineProgress, answer, deaths_line, extra_line
+from forumbot.cli.simulate_words import (
+    RANDOM_CAVEAT,
+    TABLE_SIZES,
+    LineProgress,
+    answer,
+    deaths_line,
+    extra_line,
+    shown_params,
+)
 from forumbot.engine.game import SetupError
 from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.simulate.play import GameResult
@@ -87,7 +95,8 @@ def _target(target: str, players: int | None) -> tuple[str, str, dict[str, Any],
         for line in str(exc).splitlines():
             typer.echo(f"error: {line}", err=True)
         raise typer.Exit(2) from None
-    notes = []
+    # a player count outside the rulebook's table: the figures are of a game the rulebook did not write
+    notes = [f"note: {path.name} {w}" for w in c.warnings if re.match(r"(?:line \d+: )?players: ", w)]
     if c.roles:  # the simulator deals at random: a fixed draw would play one deal a thousand times
         notes.append(f"note: {path.name} fixes some roles (roles = ...); each simulated game draws them at random.")
     return c.ruleset, path.name, dict(c.params), players or len(c.players), notes
@@ -221,7 +230,7 @@ def _play(console: Console, ruleset: str, players: int, games: int, policy: str,
 
 def _print(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int,
            point: dict[str, Any], s: Summary) -> None:
-    shown = ", ".join(f"{k}={v}" for k, v in point.items()) or "default parameters"
+    shown = shown_params(point)
     how = f"{policy} play" + (f", skill {skill:g}" if policy != "random" else "")
     console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games} games, {how}, seed {seed}", s))
     console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
