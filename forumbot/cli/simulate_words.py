@@ -101,6 +101,9 @@ def _verdict(top: str, a: Rate, second: str, b: Rate, games: int) -> str:
     points = f"{gap * 100:.0f} percentage points ahead of {second}"
     if low > CLEAR:
         return f"not balanced: {top} win clearly more often ({points})"
+    if low > EVEN and high > CLEAR:  # surely not even, perhaps not balanced at all
+        return (f"leaning towards {top} at least: {top} are {points} here, and with {games} games the gap is surely over "
+                f"{EVEN * 100:.0f} points and perhaps over {CLEAR * 100:.0f}; more --games tell which")
     if low > EVEN:
         return f"leaning towards {top} ({points})"
     farthest = max(-low, high)

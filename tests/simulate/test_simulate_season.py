@@ -104,7 +104,8 @@ def test_the_answer_is_only_as_sure_as_the_games_allow() -> None:
     assert _answer_of(5, 5).startswith("Balanced? Not sure yet")  # 5 to 5 is no proof of balance either
     assert _answer_of(5000, 5000).startswith("Balanced? About even")
     assert _answer_of(530, 470).startswith("Balanced? Close to even: Goods are 6 percentage points ahead")
-    assert _answer_of(600, 400).startswith("Balanced? Leaning towards Goods (20 percentage points")
+    assert _answer_of(5800, 4200).startswith("Balanced? Leaning towards Goods (16 percentage points")
+    assert _answer_of(5, 0).startswith("Balanced? Leaning towards Goods at least: Goods are 100 percentage points ahead")
 
 
 def test_a_season_file_outside_the_rulebooks_table_is_noted_and_its_parameters_read_as_written(tmp_path: Path) -> None:
