@@ -129,21 +129,25 @@ def simulate_command(
                                       + ", ".join(ruleset_ids())),
     players: int = typer.Option(None, "--players", "-n", min=1,
                                 help="players per game (default: the season file's players, or the rulebook's table size)"),
-    games: int = typer.Option(1000, "--games", "-g", min=1, help="games per parameter choice"),
+    games: int = typer.Option(1000, "--games", "-g", min=1, help="how many games to play (more: surer figures, longer "
+                                                                "run; for each choice of --sweep)"),
     param: list[str] = typer.Option([], "--param", help="a ruleset parameter, key=value (repeatable; over the season file's)"),
     sweep: list[str] = typer.Option([], "--sweep", help="a parameter to vary, key=a,b,c (repeatable: every combination)"),
     policy: str = typer.Option("heuristic", help="how players play: heuristic (each role uses what it knows) or random "
                                                  "(a floor: nobody reads anyone)"),
     skill: float = typer.Option(0.5, min=0.0, max=1.0, help="heuristic: how well the village reads the table talk (0..1)"),
-    seed: int = typer.Option(0, help="master seed: game i plays seed × 1000003 + i (its draw and every choice)"),
+    seed: int = typer.Option(0, help="the same seed plays the same games (the same figures); another seed, other games"),
     jobs: int = typer.Option(1, min=1, help="worker processes (the figures do not depend on it)"),
     out: Path = typer.Option(None, "--out", help="write games.csv (every game) and sweep PNG plots into this folder"),
     scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
     transcripts: int = typer.Option(0, min=0, help="with --out: also write the first N games of each point as replay transcripts (YAML)"),
 ) -> None:
-    """Is my season balanced? Play GAMES complete games of your season file (or of a ruleset) through the bot's
-    engine and print, per camp, the win rate with its 95% Wilson interval, the game length, the deaths by cause
-    and the answer in words (docs/simulate.md)."""
+    """Is my season balanced? Plays many whole games of your season file (its ruleset, parameters and number of
+    players; 1000 games unless --games says otherwise) with simulated players through the bot's own rules, and
+    prints how often each camp wins, how sure that figure is (a range that holds the true rate 95 times in 100),
+    how long a game lasts, how players die, and the answer in words; with few games it says it cannot tell yet.
+
+    Example: forumbot simulate season.toml --games 200 (docs/simulate.md)."""
     console = Console()
     ruleset, what, season_params, players, notes = _target(target, players)
     if policy not in POLICIES:

@@ -119,3 +119,11 @@ def test_a_season_file_outside_the_rulebooks_table_is_noted_and_its_parameters_r
     assert "note: club.toml line 3: players: 6 players, but the rulebook of killer_club" in res.stdout
     assert "killer_club, 6 players, vote_in_thread=true" in res.stdout
     assert "series=" not in res.stdout and "{'" not in res.stdout  # no Python text
+
+
+def test_the_help_says_what_the_command_does_in_words() -> None:
+    res = _simulate("--help")
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())
+    assert "Is my season balanced?" in text and "1000 games unless --games" in text
+    assert "Wilson" not in text and "1000003" not in text and "GAMES complete games" not in text
