@@ -357,10 +357,10 @@ def status(
         return
     c = _with_database(_load(config), database)
     if _no_database(c):
-        typer.echo(f"season {c.name!r}: not started (no database yet)")
+        typer.echo(f"season {c.name!r}: not started (no database yet): `forumbot run {config}` starts it")
         return
     if (never := _never_run(c)) is not None:
-        typer.echo(f"season {c.name!r}: not started ({never})")
+        typer.echo(f"season {c.name!r}: not started ({never}): `forumbot run {config}` starts it")
         return
     bot = _bot(c)
     g = bot.game
@@ -369,7 +369,7 @@ def status(
         typer.echo(f"season {c.name!r}: not started" + (f": {problem}" if problem else ""))
         return
     dl = bot.deadline()
-    typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
+    typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else phase_words(g.phase)}"
                + (" — PAUSED" if bot.timing.paused_since else ""))
     if problem:
         typer.echo(f"  forum: {problem}")
@@ -398,13 +398,36 @@ def status(
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
-    typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    typer.echo(f"  posts and private messages: {outbox_words(counts)}")
     for r in rows:
         if r.status in ("failed", "sending", "undeliverable", "cancelled"):
-            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {_count(r.attempts, 'attempt')}: "
+            what = "private message" if r.kind == "pm" else r.kind
+            typer.echo(f"    {r.status}: {what} to {r.recipient or 'the thread'} after {_count(r.attempts, 'attempt')}: "
                        f"{_why(r)}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
+
+
+def phase_words(phase) -> str:
+    """The game's phase (a :class:`forumbot.engine.game.Phase`) as ``status`` names it: "vote round 1 (the
+    season's 2nd phase)"; the prologue, which comes before round 1, "prologue (before round 1)"."""
+    if phase.kind == "prologue" or phase.round == 0:
+        return f"{phase.kind} (before round 1)"
+    n = phase.id + 1
+    nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return f"{phase.kind} round {phase.round} (the season's {nth} phase)"
+
+
+#: the outbox's row states in an organiser's words (``status``), in the order shown
+OUTBOX_WORDS = {"sent": "sent", "pending": "waiting to be sent", "sending": "being sent", "failed": "failed (tried again later)",
+                "undeliverable": "could not be delivered", "cancelled": "cancelled", "note": "answers to the command line"}
+
+
+def outbox_words(counts: dict[str, int], notes: bool = True) -> str:
+    """The outbox's rows counted by state (``counts``: state -> rows), e.g. "12 sent, 2 waiting to be sent";
+    "none yet" when empty; without ``notes``, the answers to the command line are left out."""
+    order = [k for k in OUTBOX_WORDS if k in counts] + sorted(k for k in counts if k not in OUTBOX_WORDS)
+    return ", ".join(f"{counts[k]} {OUTBOX_WORDS.get(k, k)}" for k in order if notes or k != "note") or "none yet"
 
 
 def problem_words(problem: dict[str, str] | None, c: SeasonConfig) -> str:
