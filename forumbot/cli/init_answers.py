@@ -81,7 +81,7 @@ def zone(text: str) -> str:
     place = PLACES.get(key) or next((n for n in sorted(names.values()) if n.lower().rsplit("/", 1)[-1] == key.replace(" ", "_")),
                                     None)
     if place:
-        raise BadAnswer(f"{text!r} is a place, not a time zone name: its time zone is {place} (Enter takes it)", place)
+        raise BadAnswer(f"{text!r} is a place, not a time zone name: its time zone is {place}", place)
     raise BadAnswer(f"{text!r} is not a time zone name; write e.g. Asia/Shanghai (北京时间), Asia/Taipei, Europe/London, "
                     "or UTC+8") from None
 
@@ -207,6 +207,41 @@ LOCALE_UNCLEAR = dict.fromkeys(("中文", "chinese", "zh", "汉语", "漢語"),
                                "simplified (zh-Hans, 简体) or traditional (zh-Hant, 繁體) Chinese? write zh-Hans or zh-Hant")
 ENGINE_WORDS = {"discuz!": "discuz", "discuz! x3.4": "discuz", "discuz! x3.5": "discuz", "discuz x3.4": "discuz",
                 "discuz x3.5": "discuz", "phpbb3": "phpbb", "phpbb 3": "phpbb", "phpbb 3.3": "phpbb", "nodebb 4": "nodebb"}
+
+
+def roster(minimum: int):
+    """The checker of the players' question: :func:`names`, at least ``minimum`` of them (the ruleset's
+    smallest game), so that a short roster is asked again rather than refused once every question is answered."""
+    def check(text: str) -> list[str]:
+        found = names(text)
+        if len(found) < minimum:
+            spaced = len(found) == 1 and re.search(r"\s", found[0])
+            raise BadAnswer(f"{len(found)} name{'s' * (len(found) != 1)}: this ruleset needs at least {minimum} players"
+                            + ("; separate the names by commas (张三，李四，王五)" if spaced else ""))
+        return found
+    return check
+
+
+def judge_of(players: list[str]):
+    """The checker of the judge's account: any name but a player's (the bot cannot judge and play)."""
+    def check(text: str) -> str:
+        name = non_empty(text)
+        if name in players:
+            raise BadAnswer(f"{name!r} plays in this season: the judge needs a forum account of its own")
+        return name
+    return check
+
+
+def board_for(thread_id: int | None):
+    """The checker of the board id: without a game thread (``thread_id`` None) the bot opens one there, so a
+    board id is needed."""
+    def check(text: str) -> int | None:
+        board = optional_id(text)
+        if board is None and thread_id is None:
+            raise BadAnswer("without a game thread the bot opens one in a board: write the board's id (the number in "
+                            "its address), or give the thread's id to the question before")
+        return board
+    return check
 
 
 def non_empty(text: str) -> str:

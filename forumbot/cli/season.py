@@ -16,7 +16,7 @@ from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import plain
 from forumbot.config import ConfigError, SeasonConfig, load_config
-from forumbot.engine.ruleset import ruleset_ids
+from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, make_forum
 from forumbot.language.numbers import parse_duration
@@ -122,9 +122,17 @@ def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None
     doc = tomlkit.parse(source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml",
                                                                    str(path)))
     example = q.defaults(doc)
-    answers = {question.key: _answer(asking, q.prompt_of(question, doc), given[question.key], example[question.key], question.check,
-                                     "--" + question.key.replace("_", "-"))
-               for question in q.QUESTIONS}
+    answers: dict = {}
+    for question in q.QUESTIONS:
+        check = question.check
+        if question.key == "players":
+            check = q.roster(get_ruleset(ruleset).min_players)
+        elif question.key == "judge":
+            check = q.judge_of(answers["players"])
+        elif question.key == "forum_id":
+            check = q.board_for(answers["thread_id"])
+        answers[question.key] = _answer(asking, q.prompt_of(question, doc), given[question.key], example[question.key],
+                                        check, "--" + question.key.replace("_", "-"))
     q.apply(doc, answers)
     if password_env:
         doc["forum"]["password_env"] = password_env
@@ -161,7 +169,7 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
         try:
             return check(text)
         except BadAnswer as exc:
-            typer.echo(f"  {exc}", err=True)
+            typer.echo(f"  {exc}" + (" (Enter takes it)" if exc.suggestion is not None else ""), err=True)
             if exc.suggestion is not None:  # e.g. a city's time zone: Enter takes it
                 default = exc.suggestion
     return default

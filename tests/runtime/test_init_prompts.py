@@ -66,8 +66,10 @@ def test_a_bad_option_or_a_file_that_would_not_check_is_not_written(tmp_path) ->
     bad = CliRunner().invoke(app, ["init", str(path), "--timezone", "Mars/Base", "--no-input"])
     assert bad.exit_code == 2 and "--timezone: 'Mars/Base' is not a time zone name" in bad.output
     too_few = CliRunner().invoke(app, ["init", str(path), "--players", "a", "--no-input"])
-    assert too_few.exit_code == 2 and "needs at least 4 players" in too_few.output
-    assert f"{path} was not written" in too_few.output and "Traceback" not in too_few.output
+    assert too_few.exit_code == 2 and "--players: 1 name: this ruleset needs at least 4 players" in too_few.output
+    no_place = CliRunner().invoke(app, ["init", str(path), "--thread-id", "none", "--forum-id", "none", "--no-input"])
+    assert no_place.exit_code == 2 and "--forum-id: without a game thread the bot opens one in a board" in no_place.output
+    assert "Traceback" not in too_few.output + no_place.output
     assert not path.exists() and list(tmp_path.iterdir()) == []  # no temporary file left either
 
 
@@ -162,3 +164,23 @@ def test_ctrl_c_halfway_writes_nothing_and_says_so(tmp_path, monkeypatch) -> Non
     assert done.exit_code == 1 and f"stopped: {path} was not written" in done.output
     assert "Traceback" not in done.output and isinstance(done.exception, SystemExit)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_short_roster_or_a_player_as_judge_is_asked_again_not_refused_at_the_end(tmp_path) -> None:
+    path = tmp_path / "z.toml"
+    answers = ["sunlight", "", "", "张三 李四 王五 赵六", "张三，李四，王五，赵六", "", "", "", "", "", "",
+               "李四", "法官", "none", "none", "3"]
+    done = CliRunner().invoke(app, ["init", str(path)], input="\n".join(answers) + "\n")
+    assert done.exit_code == 0, done.output
+    assert "1 name: this ruleset needs at least 4 players; separate the names by commas" in done.output
+    assert "'李四' plays in this season: the judge needs a forum account of its own" in done.output
+    c = load_config(path)
+    assert "without a game thread the bot opens one in a board" in done.output
+    assert c.players == ["张三", "李四", "王五", "赵六"] and c.forum.username == "法官" and c.forum.forum_id == 3
+
+
+def test_a_place_given_as_an_option_names_its_zone_without_offering_enter(tmp_path) -> None:
+    done = CliRunner().invoke(app, ["init", str(tmp_path / "p.toml"), "--timezone", "Beijing", "--no-input"])
+    assert done.exit_code == 2
+    assert "--timezone: 'Beijing' is a place, not a time zone name: its time zone is Asia/Shanghai" in done.output
+    assert "Enter" not in done.output and list(tmp_path.iterdir()) == []
