@@ -126,7 +126,7 @@ def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None
     for question in q.QUESTIONS:
         check = question.check
         if question.key == "players":
-            check = q.roster(get_ruleset(ruleset).min_players)
+            check = _dealt_roster(doc, q.roster(get_ruleset(ruleset).min_players))
         elif question.key == "judge":
             check = q.judge_of(answers["players"])
         elif question.key == "forum_id":
@@ -173,6 +173,36 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
             if exc.suggestion is not None:  # e.g. a city's time zone: Enter takes it
                 default = exc.suggestion
     return default
+
+
+def _dealt_roster(doc, names):
+    """The players' question's checker: ``names`` (the roster's own checks), then the example ``doc`` with
+    these players is loaded as a season file, so that a count the ruleset cannot deal (vampire_village has
+    presets for 13–18) is asked again at once, in the words of ``check``."""
+    import tempfile
+
+    import tomlkit
+
+    from forumbot.cli.init_answers import BadAnswer
+
+    def check(text: str) -> list[str]:
+        players = names(text)
+        trial = tomlkit.parse(doc.as_string())
+        trial["players"] = players
+        trial.pop("roles", None)
+        if "aliases" in trial:
+            trial["aliases"] = {k: v for k, v in trial["aliases"].items() if k in players}
+        with tempfile.TemporaryDirectory() as folder:
+            temp = Path(folder) / "season.toml"
+            temp.write_text(trial.as_string(), encoding="utf-8")
+            try:
+                load_config(temp)
+            except ConfigError as exc:
+                said = [m[1] for m in re.finditer(r"players: (.*)", str(exc))]
+                if said:
+                    raise BadAnswer(said[0]) from None
+        return players
+    return check
 
 
 def _at_terminal() -> bool:

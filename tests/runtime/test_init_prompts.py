@@ -184,3 +184,13 @@ def test_a_place_given_as_an_option_names_its_zone_without_offering_enter(tmp_pa
     assert done.exit_code == 2
     assert "--timezone: 'Beijing' is a place, not a time zone name: its time zone is Asia/Shanghai" in done.output
     assert "Enter" not in done.output and list(tmp_path.iterdir()) == []
+
+
+def test_a_roster_the_ruleset_cannot_deal_is_asked_again(tmp_path) -> None:
+    twelve = "，".join(f"玩家{i}" for i in range(1, 13))
+    path = tmp_path / "vv.toml"
+    done = CliRunner().invoke(app, ["init", str(path), "--ruleset", "vampire_village"],
+                              input=f"\n\n{twelve}\n{twelve}，玩家13\n" + "\n" * 10)
+    assert done.exit_code == 0, done.output
+    assert "vampire_village has presets for 13-18 players, not 12" in done.output
+    assert len(load_config(path).players) == 13
