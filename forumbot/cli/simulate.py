@@ -24,6 +24,7 @@ from forumbot.cli.simulate_words import (
     answer,
     deaths_line,
     extra_line,
+    games_words,
     shown_params,
 )
 from forumbot.engine.game import SetupError
@@ -236,7 +237,7 @@ def _print(console: Console, ruleset: str, players: int, games: int, policy: str
            point: dict[str, Any], s: Summary) -> None:
     shown = shown_params(point)
     how = f"{policy} play" + (f", skill {skill:g}" if policy != "random" else "")
-    console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games} games, {how}, seed {seed}", s))
+    console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games_words(games)}, {how}, seed {seed}", s))
     console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
                   f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
     console.print(deaths_line(s), highlight=False)

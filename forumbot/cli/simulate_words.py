@@ -71,7 +71,7 @@ def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> li
     named = [(camp_name(c, "en") if c != "none" else "no camp (a draw)", r) for c, r in camps]
     how = "random play" if policy == "random" else f"heuristic play (the village reads the talk with skill {skill:g})"
     rates = ", ".join(f"{name} {r.rate:.0%} (95% interval {r.low:.0%}–{r.high:.0%})" for name, r in named if r.wins)
-    lines = [f"Answer for {what}: in {s.games} simulated games of {players} players under {how}, {rates or 'nobody'} "
+    lines = [f"Answer for {what}: in {games_words(s.games, 'simulated ')} of {players} players under {how}, {rates or 'nobody'} "
              "won."]
     playing = [(name, r) for name, r in named if not name.startswith("no camp")]
     if len(playing) >= 2:
@@ -82,7 +82,7 @@ def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> li
         lines.append(f"Balanced? {verdict[0].upper()}{verdict[1:]}.")
     widest = max((r.high - r.low for _, r in named), default=0.0)
     if widest > 0.08 and not lines[-1].startswith("Balanced? Not sure yet"):  # that line says it already
-        lines.append(f"These rates are known only to ±{widest * 50:.0f} percentage points with {s.games} games: "
+        lines.append(f"These rates are known only to ±{widest * 50:.0f} percentage points with {games_words(s.games)}: "
                      "more --games narrows the intervals.")
     if policy == "random":
         lines.append(RANDOM_CAVEAT)
@@ -90,6 +90,11 @@ def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> li
         lines.append("The figures describe the simulated play, not your players: use them to compare parameter choices "
                      "(--param, --sweep) under the same play.")
     return lines
+
+
+def games_words(n: int, kind: str = "") -> str:
+    """``n`` games in words: "1 game", "20 games", "1 simulated game" with ``kind`` "simulated "."""
+    return f"{n} {kind}game{'s' * (n != 1)}"
 
 
 def _verdict(top: str, a: Rate, second: str, b: Rate, games: int) -> str:
@@ -102,7 +107,7 @@ def _verdict(top: str, a: Rate, second: str, b: Rate, games: int) -> str:
     if low > CLEAR:
         return f"not balanced: {top} win clearly more often ({points})"
     if low > EVEN and high > CLEAR:  # surely not even, perhaps not balanced at all
-        return (f"leaning towards {top} at least: {top} are {points} here, and with {games} games the gap is surely over "
+        return (f"leaning towards {top} at least: {top} are {points} here, and with {games_words(games)} the gap is surely over "
                 f"{EVEN * 100:.0f} points and perhaps over {CLEAR * 100:.0f}; more --games tell which")
     if low > EVEN:
         return f"leaning towards {top} ({points})"
@@ -110,10 +115,10 @@ def _verdict(top: str, a: Rate, second: str, b: Rate, games: int) -> str:
     if farthest <= EVEN:
         return f"about even: {top} and {second} win within {EVEN * 100:.0f} percentage points of each other"
     if farthest <= CLEAR:
-        return (f"close to even: {top} are {points}, and with {games} games the gap is surely under "
+        return (f"close to even: {top} are {points}, and with {games_words(games)} the gap is surely under "
                 f"{CLEAR * 100:.0f} points either way")
     behind = f"{second} {-low * 100:.0f} points ahead" if low < 0 else f"{top} {low * 100:.0f} points ahead"
-    return (f"not sure yet: {games} games are too few to tell. {top} are {points} here, but the true gap could be "
+    return (f"not sure yet: {games_words(games)} {'is' if games == 1 else 'are'} too few to tell. {top} are {points} here, but the true gap could be "
             f"anywhere from {behind} to {top} {high * 100:.0f} points ahead; run more games (--games 1000)")
 
 

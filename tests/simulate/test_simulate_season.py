@@ -127,3 +127,12 @@ def test_the_help_says_what_the_command_does_in_words() -> None:
     text = " ".join(res.stdout.split())
     assert "Is my season balanced?" in text and "1000 games unless --games" in text
     assert "Wilson" not in text and "1000003" not in text and "GAMES complete games" not in text
+
+
+def test_one_game_is_one_game() -> None:
+    from forumbot.cli.simulate_words import answer
+
+    s = Summary(1, {"good": wilson(1, 1), "killer": wilson(0, 1)}, (5.0, 5.0), (3.0, 3.0), {}, 0, 0.0, {})
+    text = " ".join(answer(s, "heuristic", 0.5, 7, "s.toml"))
+    assert "in 1 simulated game of 7 players" in text and "1 game is too few to tell" in text
+    assert "1 games" not in text
