@@ -280,13 +280,40 @@ QUESTIONS = [
 
 
 def prompt_of(question: Question, doc: tomlkit.TOMLDocument) -> str:
-    """The prompt of ``question`` for the example ``doc``: the phase length's names the kinds whose own length
-    the file sets (``[schedule.lengths]``), which the answer does not change."""
-    lengths = doc.get("schedule", {}).get("lengths", {})
-    if question.key != "phase_length" or not lengths:
+    """The prompt of ``question`` for the example ``doc`` (the phase lengths' names how an answer is written)."""
+    if question.key != "phase_length" or not doc.get("schedule", {}).get("lengths"):
         return question.prompt
-    own = ", ".join(f"{kind} {length}" for kind, length in lengths.items())
-    return f"Phase length of the phases without a length of their own (the file keeps: {own})"
+    return ("Phase lengths, kind by kind (e.g. vote 24h, kill 12h; one length alone, e.g. 24h, sets every phase but "
+            "the short windows of exact_kinds)")
+
+
+def lengths(kinds: tuple[str, ...], exact: list[str], current: dict[str, str]):
+    """The checker of the phase lengths' answer, for a ruleset opening phases of ``kinds``, whose file keeps
+    ``current`` (kind -> length, "default": the length of a kind not listed) and ends the ``exact`` kinds
+    exactly their length after opening (short windows: a run-off, a poll). "vote 24h, kill 12h" (also
+    ``vote=24h``, ``vote: 24h``) changes those kinds; one length alone ("24h") changes the default and every
+    kind but the exact ones. Returns the lengths to write (kind or "default" -> length)."""
+    def check(text: str) -> dict[str, str]:
+        text = text.strip()
+        parts = [p.strip() for p in re.split(r"[,，、;；]", text) if p.strip()]
+        if len(parts) == 1 and not re.match(r"[a-z_]+\s*[=:：\s]", parts[0]):
+            length = duration(parts[0])
+            return {"default": length, **{k: length for k in current if k != "default" and k not in exact}}
+        out: dict[str, str] = {}
+        for part in parts:
+            m = re.fullmatch(r"([a-z_]+)\s*[=:：]?\s*(\S+)", part)
+            if not m or m[1] not in kinds:
+                raise BadAnswer(f"{part!r}: write a kind and its length, e.g. {kinds[-1]} 24h (kinds: {', '.join(kinds)}), "
+                                "or one length alone for every phase")
+            out[m[1]] = duration(m[2])
+        return out
+    return check
+
+
+def phase_lengths(doc: tomlkit.TOMLDocument) -> dict[str, str]:
+    """The example's phase lengths: kind -> length, and "default" for a kind not listed."""
+    schedule = doc.get("schedule", {})
+    return {"default": str(schedule.get("default", "24h")), **{k: str(v) for k, v in schedule.get("lengths", {}).items()}}
 
 
 def defaults(doc: tomlkit.TOMLDocument) -> dict[str, Any]:
@@ -297,7 +324,7 @@ def defaults(doc: tomlkit.TOMLDocument) -> dict[str, Any]:
     return {
         "name": str(doc.get("name", "")), "locale": str(doc.get("locale", "zh-Hans")),
         "players": [str(p) for p in doc.get("players", [])], "organisers": [str(o) for o in doc.get("organisers", [])],
-        "timezone": str(doc.get("time_zone", "Asia/Shanghai")), "phase_length": str(schedule.get("default", "24h")),
+        "timezone": str(doc.get("time_zone", "Asia/Shanghai")), "phase_length": phase_lengths(doc),
         "daily_deadline": time.fromisoformat(str(deadline)) if deadline is not None else None,
         "forum_engine": str(forum.get("engine", "flaskbb")), "forum_url": str(forum.get("base_url", "")),
         "judge": str(forum.get("username", "")), "thread_id": forum.get("thread_id"), "forum_id": forum.get("forum_id"),
@@ -310,6 +337,11 @@ def shown(value: Any) -> str:
         return "none"
     if isinstance(value, list):
         return ", ".join(value)
+    if isinstance(value, dict):  # phase lengths: the default is shown when some kind has no length of its own
+        kinds = {k: v for k, v in value.items() if k != "default"}
+        if not kinds:
+            return str(value.get("default", ""))
+        return ", ".join(f"{k} {v}" for k, v in kinds.items()) + (f", others {value['default']}" if "default" in value else "")
     if isinstance(value, time):
         return value.strftime("%H:%M") if not value.second else value.isoformat()
     return str(value)
@@ -341,7 +373,11 @@ def apply(doc: tomlkit.TOMLDocument, answers: dict[str, Any]) -> None:
         elif key in forum:  # a new one is written by render: tomlkit appends it after the next table's comments
             forum[key] = answers[key]
     schedule = doc.setdefault("schedule", tomlkit.table())
-    schedule["default"] = answers["phase_length"]
+    for kind, length in answers["phase_length"].items():
+        if kind == "default":
+            schedule["default"] = length
+        else:
+            schedule.setdefault("lengths", tomlkit.table())[kind] = length
     if answers["daily_deadline"] is None:
         if "daily_deadline" in schedule:
             del schedule["daily_deadline"]

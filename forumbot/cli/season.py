@@ -68,7 +68,8 @@ def init(
     players: str = typer.Option(None, help="the players' forum user names in seat order, comma-separated: a,b,c"),
     organisers: str = typer.Option(None, help="the organisers' forum user names, comma-separated"),
     timezone: str = typer.Option(None, "--timezone", help="the deadlines' time zone, e.g. Asia/Shanghai"),
-    phase_length: str = typer.Option(None, help="the phase length, e.g. 24h (phases without a length of their own)"),
+    phase_length: str = typer.Option(None, help="the phase lengths: 24h (every phase but the short windows), or kind by "
+                                                "kind: 'vote 24h, kill 12h'"),
     daily_deadline: str = typer.Option(None, help="every deadline at this local time (HH:MM), or none"),
     forum_engine: str = typer.Option(None, help="flaskbb, discuz, nodebb or phpbb"),
     forum_url: str = typer.Option(None, help="the forum's address, e.g. https://bbs.example.com"),
@@ -122,11 +123,17 @@ def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None
     doc = tomlkit.parse(source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml",
                                                                    str(path)))
     example = q.defaults(doc)
+    kinds = get_ruleset(ruleset).phase_kinds
+    if kinds and all(k in example["phase_length"] for k in kinds):  # the default length serves no phase: not shown
+        example["phase_length"] = {k: v for k, v in example["phase_length"].items() if k != "default"}
     answers: dict = {}
     for question in q.QUESTIONS:
         check = question.check
         if question.key == "players":
             check = _dealt_roster(doc, q.roster(get_ruleset(ruleset).min_players))
+        elif question.key == "phase_length":
+            check = q.lengths(kinds, list(doc.get("schedule", {}).get("exact_kinds", [])),
+                              example["phase_length"])
         elif question.key == "judge":
             check = q.judge_of(answers["players"])
         elif question.key == "forum_id":

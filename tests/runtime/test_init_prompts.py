@@ -120,7 +120,7 @@ def test_a_place_for_a_time_zone_offers_its_zone_and_enter_takes_it(tmp_path) ->
     assert (c.ruleset, c.locale, c.time_zone, c.schedule.daily_deadline) == ("killer_club", "zh-Hans", "Asia/Shanghai",
                                                                              time(22))
     assert c.players[:3] == ["张三", "李四", "王五"]
-    assert "the file keeps: prologue 12h, night 12h" in done.output  # the phase length's question names the kinds' own
+    assert "kind by kind" in done.output and "[prologue 12h, night 12h, vote 24h, runoff 6h, choice 2h]" in done.output
 
 
 def test_init_tells_the_warnings_of_the_file_it_wrote_and_a_fixed_offset(tmp_path) -> None:
@@ -194,3 +194,19 @@ def test_a_roster_the_ruleset_cannot_deal_is_asked_again(tmp_path) -> None:
     assert done.exit_code == 0, done.output
     assert "vampire_village has presets for 13-18 players, not 12" in done.output
     assert len(load_config(path).players) == 13
+
+
+def test_phase_lengths_are_the_ones_the_phases_use(tmp_path) -> None:
+    one = tmp_path / "one.toml"
+    done = CliRunner().invoke(app, ["init", str(one), "--phase-length", "48小时", "--no-input"])
+    assert done.exit_code == 0, done.output
+    c = load_config(one)  # sunlight: every kind has its own length; one length sets all but the poll's window
+    assert c.schedule.lengths == {"prologue": "48小时", "vote": "48小时", "kill": "48小时", "poll": "2h"}
+    kinds = tmp_path / "kinds.toml"
+    answers = ["killer_club", "", "", "", "", "", "night 12h, vote：30h", ""]
+    done = CliRunner().invoke(app, ["init", str(kinds)], input="\n".join(answers) + "\n" * 8)
+    assert done.exit_code == 0, done.output
+    lengths = load_config(kinds).schedule.lengths
+    assert (lengths["night"], lengths["vote"], lengths["runoff"]) == ("12h", "30h", "6h")
+    bad = CliRunner().invoke(app, ["init", str(tmp_path / "bad.toml"), "--phase-length", "day 24h", "--no-input"])
+    assert bad.exit_code == 2 and "'day 24h': write a kind and its length" in bad.output and "kinds: prologue" in bad.output
