@@ -143,10 +143,12 @@ def simulate_command(
     scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
     transcripts: int = typer.Option(0, min=0, help="with --out: also write the first N games of each point as replay transcripts (YAML)"),
 ) -> None:
-    """Is my season balanced? Plays many whole games of your season file (its ruleset, parameters and number of
-    players; 1000 games unless --games says otherwise) with simulated players through the bot's own rules, and
-    prints how often each camp wins, how sure that figure is (a range that holds the true rate 95 times in 100),
-    how long a game lasts, how players die, and the answer in words; with few games it says it cannot tell yet.
+    """Is my season balanced? Plays many games of your season file, answers in words.
+
+    Plays whole games of your season file (its ruleset, parameters and number of players; 1000 games unless
+    --games says otherwise) with simulated players through the bot's own rules, and prints how often each camp
+    wins, how sure that figure is (a range that holds the true rate 95 times in 100), how long a game lasts, how
+    players die, and the answer in words; with few games it says it cannot tell yet.
 
     Example: forumbot simulate season.toml --games 200 (docs/simulate.md)."""
     console = Console()
