@@ -419,7 +419,7 @@ def status(
     if problem:
         typer.echo(f"  forum: {problem}")
     if dl:
-        typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
+        typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')} ({until_words(dl, bot.clock())})")
     elif not g.finished and not bot.timing.paused_since:
         # the phase's clock starts when its opening post is on the forum (docs/runtime.md)
         typer.echo("  deadline: set when the phase's opening post is on the forum (not yet)")
@@ -451,6 +451,27 @@ def status(
                        f"{_why(r)}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
+
+
+def until_words(deadline: datetime, now: datetime) -> str:
+    """How far ``deadline`` is from ``now``, in words: "in 2 h 05 min", "in 40 s", or "passed 3 min ago: the phase
+    closes at the bot's next read of the forum" (a running bot handles a deadline at its next cycle)."""
+    seconds = int((deadline - now).total_seconds())
+    left = abs(seconds)
+    days, rest = divmod(left, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        span = f"{days} d {hours} h"
+    elif hours:
+        span = f"{hours} h {minutes:02d} min"
+    elif minutes:
+        span = f"{minutes} min"
+    else:
+        span = f"{secs} s"
+    if seconds >= 0:
+        return f"in {span}"
+    return f"passed {span} ago: the phase closes at the bot's next read of the forum"
 
 
 def phase_words(phase) -> str:

@@ -129,3 +129,19 @@ def test_outbox_words_name_every_state_in_words():
     assert outbox_words({"sent": 12, "pending": 2, "failed": 1, "note": 1}) == \
         "12 sent, 2 waiting to be sent, 1 failed (tried again later), 1 answers to the command line"
     assert outbox_words({"note": 1}, notes=False) == "none yet"
+
+
+def test_the_deadline_says_how_far_it_is(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    from forumbot.cli.season import until_words
+
+    path, clock, _forum, bot = _season(tmp_path, monkeypatch)
+    bot.cycle()
+    clock.advance(35)
+    assert "UTC (in 25 s)" in _status(path)
+    clock.advance(40)
+    assert "(passed 15 s ago: the phase closes at the bot's next read of the forum)" in _status(path)
+    now = clock.now
+    assert until_words(now + timedelta(hours=2, minutes=5), now) == "in 2 h 05 min"
+    assert until_words(now + timedelta(days=1, hours=3), now) == "in 1 d 3 h"
