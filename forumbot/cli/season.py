@@ -425,9 +425,12 @@ def status(
         typer.echo("  deadline: set when the phase's opening post is on the forum (not yet)")
     if not g.finished:
         pending = set(g.ruleset.pending())
-        typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
         owing = _owing(g.ruleset)
-        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
+        if not pending and not owing:  # e.g. the prologue: "to act: nobody, done: nobody" read as a stuck phase
+            typer.echo("  to act: nobody (no player has anything to do in this phase)")
+        else:
+            typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
+            typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
     if bot.thread_commands:
         typer.echo("  commands posted in the thread (not counted; the player was told by PM):")
         for pid, name, verb in bot.thread_commands[-10:]:

@@ -113,6 +113,7 @@ def test_each_line_is_in_plain_words(tmp_path, monkeypatch):
     out = _status(path)
     assert "prologue (before round 1)" in out and "round 0" not in out and "(phase 0)" not in out, out
     assert "  posts and private messages: 6 sent\n" in out and "outbox" not in out, out
+    assert "  to act: nobody (no player has anything to do in this phase)\n" in out and "done:" not in out, out
     bot.store.update_outbox(next(r for r in bot.store.outbox() if r.kind == "pm").id, status="pending")
     clock.advance(62)
     bot.cycle()
