@@ -93,6 +93,9 @@ def init(
         typer.echo(f"error: {path} is a ruleset's name, not a season file; did you mean "
                    f"`forumbot init --ruleset {path.name} {path.name}.toml`?", err=True)
         raise typer.Exit(2)
+    if path.is_dir():  # `forumbot init seasons/`: the file goes in it
+        typer.echo(f"error: {path} is a folder; name the season file in it, e.g. {path / 'season.toml'}", err=True)
+        raise typer.Exit(2)
     if not path.parent.is_dir():
         typer.echo(f"error: there is no folder {path.parent}; create it first, or choose another path", err=True)
         raise typer.Exit(2)

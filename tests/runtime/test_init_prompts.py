@@ -210,3 +210,9 @@ def test_phase_lengths_are_the_ones_the_phases_use(tmp_path) -> None:
     assert (lengths["night"], lengths["vote"], lengths["runoff"]) == ("12h", "30h", "6h")
     bad = CliRunner().invoke(app, ["init", str(tmp_path / "bad.toml"), "--phase-length", "day 24h", "--no-input"])
     assert bad.exit_code == 2 and "'day 24h': write a kind and its length" in bad.output and "kinds: prologue" in bad.output
+
+
+def test_a_folder_is_no_season_file(tmp_path) -> None:
+    done = CliRunner().invoke(app, ["init", str(tmp_path)], input="y\n")
+    assert done.exit_code == 2 and f"{tmp_path} is a folder; name the season file in it, e.g. {tmp_path / 'season.toml'}" \
+        in done.output and "replace it" not in done.output
