@@ -239,6 +239,9 @@ def _write_checked(path: Path, text: str) -> None:
                 typer.echo(f"error: {line}", err=True)
             typer.echo(f"error: {path} was not written", err=True)
             raise typer.Exit(2) from None
+        umask = os.umask(0)
+        os.umask(umask)
+        temp.chmod(0o666 & ~umask)  # as an editor would make it (mkstemp's is 0600: other accounts could not read it)
         temp.replace(path)
     finally:
         temp.unlink(missing_ok=True)

@@ -216,3 +216,13 @@ def test_a_folder_is_no_season_file(tmp_path) -> None:
     done = CliRunner().invoke(app, ["init", str(tmp_path)], input="y\n")
     assert done.exit_code == 2 and f"{tmp_path} is a folder; name the season file in it, e.g. {tmp_path / 'season.toml'}" \
         in done.output and "replace it" not in done.output
+
+
+def test_the_file_is_made_as_an_editor_would(tmp_path) -> None:
+    import os
+
+    path = tmp_path / "m.toml"
+    assert CliRunner().invoke(app, ["init", str(path), "--no-input"]).exit_code == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
