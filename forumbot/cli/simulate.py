@@ -211,7 +211,7 @@ def _play(console: Console, ruleset: str, players: int, games: int, policy: str,
                   console=console, transient=True) as progress:
         for point in points:
             label = _label(point, keys)
-            task = progress.add_task(f"{ruleset} {label}", total=games)
+            task = progress.add_task(ruleset + (f" {label}" if keys else ""), total=games)  # not "defaults" for a file's own
             spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
 
             # Rich draws no bar when the output is not a terminal (a log, a pipe): a plain line on stderr instead

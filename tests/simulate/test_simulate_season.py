@@ -136,3 +136,11 @@ def test_one_game_is_one_game() -> None:
     text = " ".join(answer(s, "heuristic", 0.5, 7, "s.toml"))
     assert "in 1 simulated game of 7 players" in text and "1 game is too few to tell" in text
     assert "1 games" not in text
+
+
+def test_the_bar_on_a_terminal_names_the_ruleset_not_defaults(tmp_path: Path) -> None:
+    season = tmp_path / "season.toml"
+    season.write_text(SEASON, encoding="utf-8")
+    res = CliRunner().invoke(app, ["simulate", str(season), "--games", "3"], env={"COLUMNS": "200", "FORCE_COLOR": "1"})
+    assert res.exit_code == 0, res.output
+    assert "sunlight" in res.stdout and "defaults" not in res.stdout
