@@ -58,6 +58,11 @@ PLACES = {
 _OFFSET = re.compile(r"(?:utc|gmt)\s*([+\-−])\s*(\d{1,2})(?::?00)?", re.IGNORECASE)
 
 
+def names_or_none(text: str) -> list[str]:
+    """:func:`names`, or none at all for "none" (无): a season may have no organiser accounts."""
+    return [] if text.strip().lower() in NONE_WORDS else names(text)
+
+
 def zone(text: str) -> str:
     """A time zone name (IANA, e.g. Asia/Shanghai; any case). A fixed offset "UTC+8" / "GMT+8" is taken as the
     zone database writes it, Etc/GMT-8 (its sign reversed: POSIX), UTC+0 as UTC. A place ("北京", "Beijing",
@@ -267,7 +272,7 @@ QUESTIONS = [
              choice(LOCALES, LOCALE_WORDS, LOCALE_UNCLEAR)),
     Question("players", "Players' forum user names, in seat order, separated by commas", names),
     Question("organisers", "Organisers' forum user names (their private messages are organiser commands), "
-                           "separated by commas", names),
+                           "separated by commas, or none", names_or_none),
     Question("timezone", "Time zone of the deadlines (e.g. Asia/Shanghai, Asia/Taipei, UTC+8)", zone),
     Question("phase_length", "Phase length (a phase whose kind has no length of its own)", duration),
     Question("daily_deadline", "Daily deadline, local time (none: each phase ends its length after it opens)", clock_time),

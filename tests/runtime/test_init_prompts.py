@@ -107,6 +107,7 @@ def test_answers_an_organiser_writes_are_understood_or_answered_with_the_fix() -
     else:
         raise AssertionError("中文 taken")
     assert q.QUESTIONS[7].check("Discuz!") == "discuz"
+    assert q.QUESTIONS[3].check("无") == q.QUESTIONS[3].check("none") == [] and q.QUESTIONS[3].check("老王、小李") == ["老王", "小李"]
 
 
 def test_a_place_for_a_time_zone_offers_its_zone_and_enter_takes_it(tmp_path) -> None:
