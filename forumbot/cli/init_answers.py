@@ -307,6 +307,9 @@ def lengths(kinds: tuple[str, ...], exact: list[str], current: dict[str, str]):
         out: dict[str, str] = {}
         for part in parts:
             m = re.fullmatch(r"([a-z_]+)\s*[=:：]?\s*(\S+)", part)
+            if m and m[1] in ("others", "default"):  # as the default is shown: "..., others 12h"
+                out["default"] = duration(m[2])
+                continue
             if not m or m[1] not in kinds:
                 raise BadAnswer(f"{part!r}: write a kind and its length, e.g. {kinds[-1]} 24h (kinds: {', '.join(kinds)}), "
                                 "or one length alone for every phase")

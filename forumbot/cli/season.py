@@ -158,8 +158,9 @@ def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None
 def _answer(asking: list[bool], prompt: str, option: str | None, default, check, flag: str):
     """The value of one question of ``init``: the option's when given (a bad one ends the command, exit 2);
     else the organiser's answer, asked again until it is good (Enter keeps ``default``); else ``default``
-    (``--no-input``, or the input ended: a script piping fewer answers gets the defaults for the rest).
-    ``asking`` holds one flag, cleared when the input ends."""
+    (``--no-input``, or the input ended: a script piping fewer answers gets the defaults for the rest; but
+    one whose last answer was bad ends the command, exit 2). ``asking`` holds one flag, cleared when the input
+    ends."""
     from forumbot.cli.init_answers import BadAnswer, shown
 
     if option is not None:
@@ -168,17 +169,24 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
         except BadAnswer as exc:
             typer.echo(f"error: {flag}: {exc}", err=True)
             raise typer.Exit(2) from None
+    refused: BadAnswer | None = None
     while asking[0]:
         try:
             text = typer.prompt(prompt, default=shown(default))
         except (click.exceptions.Abort, typer.Abort):
             if _at_terminal():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
                 raise
+            if refused is not None:  # a script's bad answer is not replaced by the example's value
+                typer.echo(f"error: {flag.removeprefix('--')}: {refused} (the input ended before a good answer)", err=True)
+                raise typer.Exit(2) from None
             asking[0] = False  # the input ended (a pipe): the defaults for the rest
             break
+        if text == shown(default):  # Enter (or the default typed out): the value shown, as it is
+            return default
         try:
             return check(text)
         except BadAnswer as exc:
+            refused = exc
             typer.echo(f"  {exc}" + (" (Enter takes it)" if exc.suggestion is not None else ""), err=True)
             if exc.suggestion is not None:  # e.g. a city's time zone: Enter takes it
                 default = exc.suggestion

@@ -57,6 +57,7 @@ def test_enter_keeps_the_examples_values(tmp_path) -> None:
     path = tmp_path / "u.toml"
     done = CliRunner().invoke(app, ["init", str(path), "--ruleset", "human_kill"], input="\n" * 12)
     assert done.exit_code == 0, done.output
+    assert done.output.count("Phase lengths") == 1 and "write a kind and its length" not in done.output  # taken at once
     c = load_config(path)
     assert c.ruleset == "human_kill" and c.name == "人类杀 第1局" and len(c.players) == 10
 
@@ -227,3 +228,11 @@ def test_the_file_is_made_as_an_editor_would(tmp_path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_scripts_bad_last_answer_is_not_replaced_by_the_examples(tmp_path) -> None:
+    path = tmp_path / "piped.toml"
+    done = CliRunner().invoke(app, ["init", str(path)], input="sunlight\n\n\na b\n")
+    assert done.exit_code == 2, done.output
+    assert "error: players: 1 name: this ruleset needs at least 4 players" in done.output
+    assert "the input ended before a good answer" in done.output and not path.exists()
