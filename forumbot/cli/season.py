@@ -16,7 +16,7 @@ from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import plain
 from forumbot.config import ConfigError, SeasonConfig, load_config
-from forumbot.engine.ruleset import ruleset_ids
+from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError, make_forum
 from forumbot.language.numbers import parse_duration
@@ -69,7 +69,8 @@ def init(
     players: str = typer.Option(None, help="the players' forum user names in seat order, comma-separated: a,b,c"),
     organisers: str = typer.Option(None, help="the organisers' forum user names, comma-separated"),
     timezone: str = typer.Option(None, "--timezone", help="the deadlines' time zone, e.g. Asia/Shanghai"),
-    phase_length: str = typer.Option(None, help="the phase length, e.g. 24h (phases without a length of their own)"),
+    phase_length: str = typer.Option(None, help="the phase lengths: 24h (every phase but the short windows), or kind by "
+                                                "kind: 'vote 24h, kill 12h'"),
     daily_deadline: str = typer.Option(None, help="every deadline at this local time (HH:MM), or none"),
     forum_engine: str = typer.Option(None, help="flaskbb, discuz, nodebb or phpbb"),
     forum_url: str = typer.Option(None, help="the forum's address, e.g. https://bbs.example.com"),
@@ -85,41 +86,72 @@ def init(
     Asks for the ruleset, the roster, the time zone, the phase length and deadline and the forum (Enter keeps
     the value shown); each question has an option for scripts (--players a,b,c --timezone Asia/Shanghai
     --forum-url ... --no-input). The file is the ruleset's commented example with the answers in it, checked
-    before it is written."""
-    import tomlkit
-
-    from forumbot.cli import init_answers as q
-
+    before it is written; an existing file is replaced only when the organiser says so (never with --no-input)."""
+    given = {"name": name, "locale": locale, "players": players, "organisers": organisers, "timezone": timezone,
+             "phase_length": phase_length, "daily_deadline": daily_deadline, "forum_engine": forum_engine,
+             "forum_url": forum_url, "judge": judge, "thread_id": thread_id, "forum_id": forum_id}
     if path.suffix != ".toml" and path.name in ruleset_ids():
         typer.echo(f"error: {path} is a ruleset's name, not a season file; did you mean "
                    f"`forumbot init --ruleset {path.name} {path.name}.toml`?", err=True)
         raise typer.Exit(2)
-    if path.exists():
-        typer.echo(f"error: {path} exists; choose another path", err=True)
+    if path.is_dir():  # `forumbot init seasons/`: the file goes in it
+        typer.echo(f"error: {path} is a folder; name the season file in it, e.g. {path / 'season.toml'}", err=True)
         raise typer.Exit(2)
     if not path.parent.is_dir():
         typer.echo(f"error: there is no folder {path.parent}; create it first, or choose another path", err=True)
         raise typer.Exit(2)
+    try:
+        _init(path, ruleset, given, password_env, no_input)
+    except (click.exceptions.Abort, typer.Abort):  # Ctrl-C or Ctrl-D at a terminal: nothing was written
+        typer.echo(f"\nstopped: {path} was not written", err=True)
+        raise typer.Exit(1) from None
+
+
+def _init(path: Path, ruleset: str | None, given: dict, password_env: str | None, no_input: bool) -> None:
+    """The questions and the writing of ``forumbot init`` (see :func:`init`)."""
+    import tomlkit
+
+    from forumbot.cli import init_answers as q
+
     asking = [not no_input]
-    ruleset = _answer(asking, f"Ruleset ({', '.join(ruleset_ids())})", ruleset, "sunlight", q.choice(tuple(ruleset_ids())),
-                      "--ruleset")
+    if path.exists() and not (asking[0] and typer.confirm(
+            f"{path} exists: replace it with a new season file?", default=False)):
+        typer.echo(f"error: {path} exists; choose another path", err=True)
+        raise typer.Exit(2)
+    ids = tuple(ruleset_ids())
+    ruleset = _answer(asking, f"Ruleset ({q.ruleset_list(ids)})", ruleset, "sunlight", q.ruleset_choice(ids), "--ruleset")
     source = EXAMPLES / f"{ruleset}.example.toml"
     if not source.exists():
         typer.echo(f"error: no example for ruleset {ruleset!r}; known: {', '.join(ruleset_ids())}", err=True)
         raise typer.Exit(2)
     doc = tomlkit.parse(source.read_text(encoding="utf-8").replace(f"forumbot/config_examples/{ruleset}.example.toml",
                                                                    str(path)))
-    given = {"name": name, "locale": locale, "players": players, "organisers": organisers, "timezone": timezone,
-             "phase_length": phase_length, "daily_deadline": daily_deadline, "forum_engine": forum_engine,
-             "forum_url": forum_url, "judge": judge, "thread_id": thread_id, "forum_id": forum_id}
     example = q.defaults(doc)
-    answers = {question.key: _answer(asking, question.prompt, given[question.key], example[question.key], question.check,
-                                     "--" + question.key.replace("_", "-"))
-               for question in q.QUESTIONS}
+    kinds = get_ruleset(ruleset).phase_kinds
+    if kinds and all(k in example["phase_length"] for k in kinds):  # the default length serves no phase: not shown
+        example["phase_length"] = {k: v for k, v in example["phase_length"].items() if k != "default"}
+    answers: dict = {}
+    for question in q.QUESTIONS:
+        check = question.check
+        if question.key == "players":
+            check = _dealt_roster(doc, q.roster(get_ruleset(ruleset).min_players))
+        elif question.key == "phase_length":
+            check = q.lengths(kinds, list(doc.get("schedule", {}).get("exact_kinds", [])),
+                              example["phase_length"])
+        elif question.key == "judge":
+            check = q.judge_of(answers["players"])
+        elif question.key == "forum_id":
+            check = q.board_for(answers["thread_id"])
+        answers[question.key] = _answer(asking, q.prompt_of(question, doc), given[question.key], example[question.key],
+                                        check, "--" + question.key.replace("_", "-"))
     q.apply(doc, answers)
     if password_env:
         doc["forum"]["password_env"] = password_env
+    if note := q.offset_note(answers["timezone"]):
+        typer.echo(note)
     _write_checked(path, future_start(q.render(doc, answers, example)))
+    for line in file_warnings(load_config(path), path):
+        typer.echo(line)
     typer.echo(f"wrote {path}: `forumbot check {path} --forum` checks it with the forum; "
                f"`forumbot simulate {path}` tells whether it is balanced")
 
@@ -127,8 +159,9 @@ def init(
 def _answer(asking: list[bool], prompt: str, option: str | None, default, check, flag: str):
     """The value of one question of ``init``: the option's when given (a bad one ends the command, exit 2);
     else the organiser's answer, asked again until it is good (Enter keeps ``default``); else ``default``
-    (``--no-input``, or the input ended: a script piping fewer answers gets the defaults for the rest).
-    ``asking`` holds one flag, cleared when the input ends."""
+    (``--no-input``, or the input ended: a script piping fewer answers gets the defaults for the rest; but
+    one whose last answer was bad ends the command, exit 2). ``asking`` holds one flag, cleared when the input
+    ends."""
     from forumbot.cli.init_answers import BadAnswer, shown
 
     if option is not None:
@@ -137,19 +170,63 @@ def _answer(asking: list[bool], prompt: str, option: str | None, default, check,
         except BadAnswer as exc:
             typer.echo(f"error: {flag}: {exc}", err=True)
             raise typer.Exit(2) from None
+    refused: BadAnswer | None = None
     while asking[0]:
         try:
             text = typer.prompt(prompt, default=shown(default))
         except (click.exceptions.Abort, typer.Abort):
-            if sys.stdin.isatty():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
+            if _at_terminal():  # Ctrl-C or Ctrl-D at a terminal: stop, nothing written
                 raise
+            if refused is not None:  # a script's bad answer is not replaced by the example's value
+                typer.echo(f"error: {flag.removeprefix('--')}: {refused} (the input ended before a good answer)", err=True)
+                raise typer.Exit(2) from None
             asking[0] = False  # the input ended (a pipe): the defaults for the rest
             break
+        if text == shown(default):  # Enter (or the default typed out): the value shown, as it is
+            return default
         try:
             return check(text)
         except BadAnswer as exc:
-            typer.echo(f"  {exc}", err=True)
+            refused = exc
+            typer.echo(f"  {exc}" + (" (Enter takes it)" if exc.suggestion is not None else ""), err=True)
+            if exc.suggestion is not None:  # e.g. a city's time zone: Enter takes it
+                default = exc.suggestion
     return default
+
+
+def _dealt_roster(doc, names):
+    """The players' question's checker: ``names`` (the roster's own checks), then the example ``doc`` with
+    these players is loaded as a season file, so that a count the ruleset cannot deal (vampire_village has
+    presets for 13–18) is asked again at once, in the words of ``check``."""
+    import tempfile
+
+    import tomlkit
+
+    from forumbot.cli.init_answers import BadAnswer
+
+    def check(text: str) -> list[str]:
+        players = names(text)
+        trial = tomlkit.parse(doc.as_string())
+        trial["players"] = players
+        trial.pop("roles", None)
+        if "aliases" in trial:
+            trial["aliases"] = {k: v for k, v in trial["aliases"].items() if k in players}
+        with tempfile.TemporaryDirectory() as folder:
+            temp = Path(folder) / "season.toml"
+            temp.write_text(trial.as_string(), encoding="utf-8")
+            try:
+                load_config(temp)
+            except ConfigError as exc:
+                said = [m[1] for m in re.finditer(r"players: (.*)", str(exc))]
+                if said:
+                    raise BadAnswer(said[0]) from None
+        return players
+    return check
+
+
+def _at_terminal() -> bool:
+    """True when the organiser types the answers (stdin is a terminal), not a script piping them."""
+    return sys.stdin.isatty()
 
 
 def _write_checked(path: Path, text: str) -> None:
@@ -171,6 +248,9 @@ def _write_checked(path: Path, text: str) -> None:
                 typer.echo(f"error: {line}", err=True)
             typer.echo(f"error: {path} was not written", err=True)
             raise typer.Exit(2) from None
+        umask = os.umask(0)
+        os.umask(umask)
+        temp.chmod(0o666 & ~umask)  # as an editor would make it (mkstemp's is 0600: other accounts could not read it)
         temp.replace(path)
     finally:
         temp.unlink(missing_ok=True)
@@ -357,10 +437,10 @@ def status(
         return
     c = _with_database(_load(config), database)
     if _no_database(c):
-        typer.echo(f"season {c.name!r}: not started (no database yet)")
+        typer.echo(f"season {c.name!r}: not started (no database yet): `forumbot run {config}` starts it")
         return
     if (never := _never_run(c)) is not None:
-        typer.echo(f"season {c.name!r}: not started ({never})")
+        typer.echo(f"season {c.name!r}: not started ({never}): `forumbot run {config}` starts it")
         return
     bot = _bot(c)
     g = bot.game
@@ -369,20 +449,23 @@ def status(
         typer.echo(f"season {c.name!r}: not started" + (f": {problem}" if problem else ""))
         return
     dl = bot.deadline()
-    typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else f'{g.phase.kind} round {g.phase.round} (phase {g.phase.id})'}"
+    typer.echo(f"season {c.name!r}: {outcome(g.winner, c.locale) if g.finished else phase_words(g.phase)}"
                + (" — PAUSED" if bot.timing.paused_since else ""))
     if problem:
         typer.echo(f"  forum: {problem}")
     if dl:
-        typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')}")
+        typer.echo(f"  deadline: {format_local(dl, c.tz, 'en')} ({until_words(dl, bot.clock())})")
     elif not g.finished and not bot.timing.paused_since:
         # the phase's clock starts when its opening post is on the forum (docs/runtime.md)
         typer.echo("  deadline: set when the phase's opening post is on the forum (not yet)")
     if not g.finished:
         pending = set(g.ruleset.pending())
-        typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
         owing = _owing(g.ruleset)
-        typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
+        if not pending and not owing:  # e.g. the prologue: "to act: nobody, done: nobody" read as a stuck phase
+            typer.echo("  to act: nobody (no player has anything to do in this phase)")
+        else:
+            typer.echo(f"  to act: {', '.join(g.name(s) for s in sorted(pending)) or 'nobody'}")
+            typer.echo(f"  done:   {', '.join(g.name(s) for s in g.alive() if s in owing and s not in pending) or 'nobody'}")
     if bot.thread_commands:
         typer.echo("  commands posted in the thread (not counted; the player was told by PM):")
         for pid, name, verb in bot.thread_commands[-10:]:
@@ -398,13 +481,57 @@ def status(
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.status] = counts.get(r.status, 0) + 1
-    typer.echo("  outbox: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    typer.echo(f"  posts and private messages: {outbox_words(counts)}")
     for r in rows:
         if r.status in ("failed", "sending", "undeliverable", "cancelled"):
-            typer.echo(f"    {r.status}: {r.kind} to {r.recipient or 'thread'} after {_count(r.attempts, 'attempt')}: "
+            what = "private message" if r.kind == "pm" else r.kind
+            typer.echo(f"    {r.status}: {what} to {r.recipient or 'the thread'} after {_count(r.attempts, 'attempt')}: "
                        f"{_why(r)}")
     for r in [r for r in rows if r.status == "note"][-5:]:
         typer.echo(f"  answer to the command line: {plain(r.body, c.effective_markup).strip()}")
+
+
+def until_words(deadline: datetime, now: datetime) -> str:
+    """How far ``deadline`` is from ``now``, in words: "in 2 h 05 min", "in 40 s", or "passed 3 min ago: the phase
+    closes at the bot's next read of the forum" (a running bot handles a deadline at its next cycle)."""
+    seconds = int((deadline - now).total_seconds())
+    left = abs(seconds)
+    days, rest = divmod(left, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        span = f"{days} d {hours} h"
+    elif hours:
+        span = f"{hours} h {minutes:02d} min"
+    elif minutes:
+        span = f"{minutes} min"
+    else:
+        span = f"{secs} s"
+    if seconds >= 0:
+        return f"in {span}"
+    return f"passed {span} ago: the phase closes at the bot's next read of the forum"
+
+
+def phase_words(phase) -> str:
+    """The game's phase (a :class:`forumbot.engine.game.Phase`) as ``status`` names it: "vote round 1 (the
+    season's 2nd phase)"; the prologue, which comes before round 1, "prologue (before round 1)"."""
+    if phase.kind == "prologue" or phase.round == 0:
+        return f"{phase.kind} (before round 1)"
+    n = phase.id + 1
+    nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return f"{phase.kind} round {phase.round} (the season's {nth} phase)"
+
+
+#: the outbox's row states in an organiser's words (``status``), in the order shown
+OUTBOX_WORDS = {"sent": "sent", "pending": "waiting to be sent", "sending": "being sent", "failed": "failed (tried again later)",
+                "undeliverable": "could not be delivered", "cancelled": "cancelled", "note": "answers to the command line"}
+
+
+def outbox_words(counts: dict[str, int], notes: bool = True) -> str:
+    """The outbox's rows counted by state (``counts``: state -> rows), e.g. "12 sent, 2 waiting to be sent";
+    "none yet" when empty; without ``notes``, the answers to the command line are left out."""
+    order = [k for k in OUTBOX_WORDS if k in counts] + sorted(k for k in counts if k not in OUTBOX_WORDS)
+    return ", ".join(f"{counts[k]} {OUTBOX_WORDS.get(k, k)}" for k in order if notes or k != "note") or "none yet"
 
 
 def problem_words(problem: dict[str, str] | None, c: SeasonConfig) -> str:

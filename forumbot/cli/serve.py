@@ -120,7 +120,7 @@ def _console(seasons_dir: Path, database: str | None, host: str, port: int | Non
 def status_all(seasons_dir: Path, database: str | None) -> None:
     """``forumbot status SEASONS_DIR``: one line per season of the directory (and ``done/``): its phase,
     deadline, outbox and (on a shared database) the worker judging it."""
-    from forumbot.cli.season import problem_words
+    from forumbot.cli.season import outbox_words, phase_words, problem_words
     from forumbot.runtime.bot import Bot
     from forumbot.runtime.store import Store, make_engine
     from forumbot.serve.service import BLOCKED_FILE, DONE
@@ -167,13 +167,13 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
         elif g.finished:
             state = outcome(g.winner, c.locale)
         else:
-            state = f"{g.phase.kind} round {g.phase.round}" + (" — PAUSED" if bot.timing.paused_since else "") \
+            state = phase_words(g.phase) + (" — PAUSED" if bot.timing.paused_since else "") \
                 + (f" — {problem}" if problem else "")
         if block:
             state += f" — {block}"
         dl = bot.deadline()
         counts = bot.store.outbox_counts()
-        outbox = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "note") or "empty"
+        outbox = outbox_words(counts, notes=False)
         holder = holders.get(c.name)
         who = ""
         if holder is not None:
@@ -182,7 +182,7 @@ def status_all(seasons_dir: Path, database: str | None) -> None:
         waiting = bot.started and not g.finished and not bot.timing.paused_since
         when = f", deadline {format_local(dl, c.tz, 'en')}" if dl else (", deadline when its post is out" if waiting else "")
         typer.echo(f"{c.name}: {state}" + when
-                   + f" · outbox: {outbox}{who} ({where})")
+                   + f" · posts and private messages: {outbox}{who} ({where})")
 
 
 def _blocked(path: Path) -> dict[str, dict[str, Any]]:

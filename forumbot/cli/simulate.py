@@ -17,7 +17,16 @@ from rich.table import Table
 
 from forumbot.cli.outcome import camp_name
 from forumbot.cli.root import app
-from forumbot.cli.simulate_words import RANDOM_CAVEAT, TABLE_SIZES, LineProgress, answer, deaths_line, extra_line
+from forumbot.cli.simulate_words import (
+    RANDOM_CAVEAT,
+    TABLE_SIZES,
+    LineProgress,
+    answer,
+    deaths_line,
+    extra_line,
+    games_words,
+    shown_params,
+)
 from forumbot.engine.game import SetupError
 from forumbot.engine.ruleset import get_ruleset, ruleset_ids
 from forumbot.simulate.play import GameResult
@@ -87,7 +96,8 @@ def _target(target: str, players: int | None) -> tuple[str, str, dict[str, Any],
         for line in str(exc).splitlines():
             typer.echo(f"error: {line}", err=True)
         raise typer.Exit(2) from None
-    notes = []
+    # a player count outside the rulebook's table: the figures are of a game the rulebook did not write
+    notes = [f"note: {path.name} {w}" for w in c.warnings if re.match(r"(?:line \d+: )?players: ", w)]
     if c.roles:  # the simulator deals at random: a fixed draw would play one deal a thousand times
         notes.append(f"note: {path.name} fixes some roles (roles = ...); each simulated game draws them at random.")
     return c.ruleset, path.name, dict(c.params), players or len(c.players), notes
@@ -120,21 +130,27 @@ def simulate_command(
                                       + ", ".join(ruleset_ids())),
     players: int = typer.Option(None, "--players", "-n", min=1,
                                 help="players per game (default: the season file's players, or the rulebook's table size)"),
-    games: int = typer.Option(1000, "--games", "-g", min=1, help="games per parameter choice"),
+    games: int = typer.Option(1000, "--games", "-g", min=1, help="how many games to play (more: surer figures, longer "
+                                                                "run; for each choice of --sweep)"),
     param: list[str] = typer.Option([], "--param", help="a ruleset parameter, key=value (repeatable; over the season file's)"),
     sweep: list[str] = typer.Option([], "--sweep", help="a parameter to vary, key=a,b,c (repeatable: every combination)"),
     policy: str = typer.Option("heuristic", help="how players play: heuristic (each role uses what it knows) or random "
                                                  "(a floor: nobody reads anyone)"),
     skill: float = typer.Option(0.5, min=0.0, max=1.0, help="heuristic: how well the village reads the table talk (0..1)"),
-    seed: int = typer.Option(0, help="master seed: game i plays seed × 1000003 + i (its draw and every choice)"),
+    seed: int = typer.Option(0, help="the same seed plays the same games (the same figures); another seed, other games"),
     jobs: int = typer.Option(1, min=1, help="worker processes (the figures do not depend on it)"),
     out: Path = typer.Option(None, "--out", help="write games.csv (every game) and sweep PNG plots into this folder"),
     scheduler: str = typer.Option(None, "--scheduler", help="run on a Dask cluster at this address (tcp://host:8786)"),
     transcripts: int = typer.Option(0, min=0, help="with --out: also write the first N games of each point as replay transcripts (YAML)"),
 ) -> None:
-    """Is my season balanced? Play GAMES complete games of your season file (or of a ruleset) through the bot's
-    engine and print, per camp, the win rate with its 95% Wilson interval, the game length, the deaths by cause
-    and the answer in words (docs/simulate.md)."""
+    """Is my season balanced? Plays many games of your season file, answers in words.
+
+    Plays whole games of your season file (its ruleset, parameters and number of players; 1000 games unless
+    --games says otherwise) with simulated players through the bot's own rules, and prints how often each camp
+    wins, how sure that figure is (a range that holds the true rate 95 times in 100), how long a game lasts, how
+    players die, and the answer in words; with few games it says it cannot tell yet.
+
+    Example: forumbot simulate season.toml --games 200 (docs/simulate.md)."""
     console = Console()
     ruleset, what, season_params, players, notes = _target(target, players)
     if policy not in POLICIES:
@@ -195,7 +211,7 @@ def _play(console: Console, ruleset: str, players: int, games: int, policy: str,
                   console=console, transient=True) as progress:
         for point in points:
             label = _label(point, keys)
-            task = progress.add_task(f"{ruleset} {label}", total=games)
+            task = progress.add_task(ruleset + (f" {label}" if keys else ""), total=games)  # not "defaults" for a file's own
             spec = Spec(ruleset, players, tuple(sorted(point.items())), policy, skill)
 
             # Rich draws no bar when the output is not a terminal (a log, a pipe): a plain line on stderr instead
@@ -221,9 +237,9 @@ def _play(console: Console, ruleset: str, players: int, games: int, policy: str,
 
 def _print(console: Console, ruleset: str, players: int, games: int, policy: str, skill: float, seed: int,
            point: dict[str, Any], s: Summary) -> None:
-    shown = ", ".join(f"{k}={v}" for k, v in point.items()) or "default parameters"
+    shown = shown_params(point)
     how = f"{policy} play" + (f", skill {skill:g}" if policy != "random" else "")
-    console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games} games, {how}, seed {seed}", s))
+    console.print(_table(f"{ruleset}, {players} players, {shown}", f"{games_words(games)}, {how}, seed {seed}", s))
     console.print(f"game length: {s.phases[0]:.1f} phases (median {s.phases[1]:g}), "
                   f"{s.rounds[0]:.1f} rounds (median {s.rounds[1]:g})")
     console.print(deaths_line(s), highlight=False)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from forumbot.cli.outcome import camp_name
-from forumbot.simulate.run import Summary
+from forumbot.simulate.run import Rate, Summary
 
 #: players per game when ``forumbot simulate RULESET`` is given no ``--players``: the size each rulebook
 #: plays at (docs/<ruleset>.md)
@@ -71,24 +71,18 @@ def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> li
     named = [(camp_name(c, "en") if c != "none" else "no camp (a draw)", r) for c, r in camps]
     how = "random play" if policy == "random" else f"heuristic play (the village reads the talk with skill {skill:g})"
     rates = ", ".join(f"{name} {r.rate:.0%} (95% interval {r.low:.0%}–{r.high:.0%})" for name, r in named if r.wins)
-    lines = [f"Answer for {what}: in {s.games} simulated games of {players} players under {how}, {rates or 'nobody'} "
+    lines = [f"Answer for {what}: in {games_words(s.games, 'simulated ')} of {players} players under {how}, {rates or 'nobody'} "
              "won."]
     playing = [(name, r) for name, r in named if not name.startswith("no camp")]
     if len(playing) >= 2:
         (top, a), (second, b) = playing[0], playing[1]
-        gap = a.rate - b.rate
-        if gap <= EVEN:
-            verdict = f"about even: {top} and {second} win within {EVEN * 100:.0f} percentage points of each other"
-        elif gap <= CLEAR:
-            verdict = f"leaning towards {top} ({gap * 100:.0f} percentage points ahead of {second})"
-        else:
-            verdict = f"not balanced: {top} win clearly more often ({gap * 100:.0f} percentage points ahead of {second})"
+        verdict = _verdict(top, a, second, b, s.games)
         if len(playing) > 2:
             verdict += "; with more than two camps, compare each camp's rate with its share of the players"
         lines.append(f"Balanced? {verdict[0].upper()}{verdict[1:]}.")
     widest = max((r.high - r.low for _, r in named), default=0.0)
-    if widest > 0.08:
-        lines.append(f"These rates are known only to ±{widest * 50:.0f} percentage points with {s.games} games: "
+    if widest > 0.08 and not lines[-1].startswith("Balanced? Not sure yet"):  # that line says it already
+        lines.append(f"These rates are known only to ±{widest * 50:.0f} percentage points with {games_words(s.games)}: "
                      "more --games narrows the intervals.")
     if policy == "random":
         lines.append(RANDOM_CAVEAT)
@@ -96,6 +90,46 @@ def answer(s: Summary, policy: str, skill: float, players: int, what: str) -> li
         lines.append("The figures describe the simulated play, not your players: use them to compare parameter choices "
                      "(--param, --sweep) under the same play.")
     return lines
+
+
+def games_words(n: int, kind: str = "") -> str:
+    """``n`` games in words: "1 game", "20 games", "1 simulated game" with ``kind`` "simulated "."""
+    return f"{n} {kind}game{'s' * (n != 1)}"
+
+
+def _verdict(top: str, a: Rate, second: str, b: Rate, games: int) -> str:
+    """Whether the leading camp ``top`` (its :class:`~forumbot.simulate.run.Rate` ``a``) and the next one
+    (``second``, ``b``) are about even, told only as surely as ``games`` games allow: the gap between them lies
+    between ``a.low - b.high`` and ``a.high - b.low`` (their 95% intervals); a verdict is given when that whole
+    range is on one side of :data:`EVEN` or :data:`CLEAR`, else the figures are said to be too few to tell."""
+    gap, low, high = a.rate - b.rate, a.low - b.high, a.high - b.low
+    points = f"{gap * 100:.0f} percentage points ahead of {second}"
+    if low > CLEAR:
+        return f"not balanced: {top} win clearly more often ({points})"
+    if low > EVEN and high > CLEAR:  # surely not even, perhaps not balanced at all
+        return (f"leaning towards {top} at least: {top} are {points} here, and with {games_words(games)} the gap is surely over "
+                f"{EVEN * 100:.0f} points and perhaps over {CLEAR * 100:.0f}; more --games tell which")
+    if low > EVEN:
+        return f"leaning towards {top} ({points})"
+    farthest = max(-low, high)
+    if farthest <= EVEN:
+        return f"about even: {top} and {second} win within {EVEN * 100:.0f} percentage points of each other"
+    if farthest <= CLEAR:
+        return (f"close to even: {top} are {points}, and with {games_words(games)} the gap is surely under "
+                f"{CLEAR * 100:.0f} points either way")
+    behind = f"{second} {-low * 100:.0f} points ahead" if low < 0 else f"{top} {low * 100:.0f} points ahead"
+    return (f"not sure yet: {games_words(games)} {'is' if games == 1 else 'are'} too few to tell. {top} are {points} here, but the true gap could be "
+            f"anywhere from {behind} to {top} {high * 100:.0f} points ahead; run more games (--games 1000)")
+
+
+def shown_params(point: dict[str, Any]) -> str:
+    """The parameters of a simulated point as a season file writes them ("votes=3, vote_in_thread=false"); a
+    table of its own (``[params.series]``) or a list is left out (its text would be Python's), "default
+    parameters" when nothing is left."""
+    def word(v: Any) -> str:
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+    return ", ".join(f"{k}={word(v)}" for k, v in point.items() if not isinstance(v, dict | list)) or "default parameters"
 
 
 class LineProgress:

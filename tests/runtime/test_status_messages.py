@@ -59,7 +59,7 @@ def test_a_failure_without_text_is_named_by_its_kind(tmp_path, monkeypatch):
     bot.cycle()
     clock.advance(1)
     bot.cycle()
-    line = next(x for x in _status(path).splitlines() if "failed: pm to B" in x)
+    line = next(x for x in _status(path).splitlines() if "failed: private message to B" in x)
     assert line.rstrip().endswith("after 1 attempt: SendFailed"), line
 
 
@@ -101,3 +101,48 @@ def test_a_forum_that_does_not_answer_is_shown_instead_of_not_started(tmp_path, 
     bot.cycle()
     assert "not started" not in _status(path)
     assert "the forum has not answered" not in _status(path)  # cleared once it answers
+
+
+def test_each_line_is_in_plain_words(tmp_path, monkeypatch):
+    path = tmp_path / "season.toml"
+    path.write_text(cli_season("新季", PLAYERS), encoding="utf-8")
+    never = _status(path)
+    assert never == f"season '新季': not started (no database yet): `forumbot run {path}` starts it\n"
+    path, clock, _forum, bot = _season(tmp_path, monkeypatch)
+    bot.cycle()
+    out = _status(path)
+    assert "prologue (before round 1)" in out and "round 0" not in out and "(phase 0)" not in out, out
+    assert "  posts and private messages: 6 sent\n" in out and "outbox" not in out, out
+    assert "  to act: nobody (no player has anything to do in this phase)\n" in out and "done:" not in out, out
+    bot.store.update_outbox(next(r for r in bot.store.outbox() if r.kind == "pm").id, status="pending")
+    clock.advance(62)
+    bot.cycle()
+    out = _status(path)
+    assert "vote round 1 (the season's 2nd phase)" in out, out
+    listing = CliRunner().invoke(app, ["status", str(tmp_path)]).output
+    assert "cli: vote round 1 (the season's 2nd phase), deadline" in listing, listing
+    assert "· posts and private messages: " in listing and "outbox" not in listing, listing
+
+
+def test_outbox_words_name_every_state_in_words():
+    from forumbot.cli.season import outbox_words
+
+    assert outbox_words({"sent": 12, "pending": 2, "failed": 1, "note": 1}) == \
+        "12 sent, 2 waiting to be sent, 1 failed (tried again later), 1 answers to the command line"
+    assert outbox_words({"note": 1}, notes=False) == "none yet"
+
+
+def test_the_deadline_says_how_far_it_is(tmp_path, monkeypatch):
+    from datetime import timedelta
+
+    from forumbot.cli.season import until_words
+
+    path, clock, _forum, bot = _season(tmp_path, monkeypatch)
+    bot.cycle()
+    clock.advance(35)
+    assert "UTC (in 25 s)" in _status(path)
+    clock.advance(40)
+    assert "(passed 15 s ago: the phase closes at the bot's next read of the forum)" in _status(path)
+    now = clock.now
+    assert until_words(now + timedelta(hours=2, minutes=5), now) == "in 2 h 05 min"
+    assert until_words(now + timedelta(days=1, hours=3), now) == "in 1 d 3 h"

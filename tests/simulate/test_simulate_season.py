@@ -86,3 +86,61 @@ def test_line_progress_writes_every_few_seconds_or_tenth() -> None:
     assert len(said) == 1 + 10 and said[-1] == "simulate x: 50 of 1000 games (5%), 50 s so far, about 950 s left"
     p.advance(100)  # past a tenth at once
     assert said[-1].startswith("simulate x: 150 of 1000 games (15%)")
+
+
+def _answer_of(good: int, killer: int) -> str:
+    from forumbot.cli.simulate_words import answer
+
+    games = good + killer
+    s = Summary(games, {"good": wilson(good, games), "killer": wilson(killer, games)}, (5.0, 5.0), (3.0, 3.0), {}, 0,
+                0.0, {})
+    return next(line for line in answer(s, "heuristic", 0.5, 7, "s.toml") if line.startswith("Balanced? "))
+
+
+def test_the_answer_is_only_as_sure_as_the_games_allow() -> None:
+    assert _answer_of(7, 3).startswith("Balanced? Not sure yet: 10 games are too few to tell. Goods are 40 percentage")
+    assert "run more games (--games 1000)" in _answer_of(7, 3)
+    assert _answer_of(17, 3).startswith("Balanced? Not balanced: Goods win clearly more often")  # sure even with 20
+    assert _answer_of(5, 5).startswith("Balanced? Not sure yet")  # 5 to 5 is no proof of balance either
+    assert _answer_of(5000, 5000).startswith("Balanced? About even")
+    assert _answer_of(530, 470).startswith("Balanced? Close to even: Goods are 6 percentage points ahead")
+    assert _answer_of(5800, 4200).startswith("Balanced? Leaning towards Goods (16 percentage points")
+    assert _answer_of(5, 0).startswith("Balanced? Leaning towards Goods at least: Goods are 100 percentage points ahead")
+
+
+def test_a_season_file_outside_the_rulebooks_table_is_noted_and_its_parameters_read_as_written(tmp_path: Path) -> None:
+    season = tmp_path / "club.toml"
+    season.write_text(SEASON.replace('ruleset = "sunlight"', 'ruleset = "killer_club"')
+                      .replace('players = ["a", "b", "c", "d", "e"]', 'players = ["a", "b", "c", "d", "e", "f"]')
+                      .replace("win_threshold = 0.5", "vote_in_thread = true\n[params.series]\nlimit = 3"),
+                      encoding="utf-8")
+    res = _simulate(str(season), "--games", "4")
+    assert res.exit_code == 0, res.output
+    assert "note: club.toml line 3: players: 6 players, but the rulebook of killer_club" in res.stdout
+    assert "killer_club, 6 players, vote_in_thread=true" in res.stdout
+    assert "series=" not in res.stdout and "{'" not in res.stdout  # no Python text
+
+
+def test_the_help_says_what_the_command_does_in_words() -> None:
+    res = _simulate("--help")
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())
+    assert "Is my season balanced?" in text and "1000 games unless --games" in text
+    assert "Wilson" not in text and "1000003" not in text and "GAMES complete games" not in text
+
+
+def test_one_game_is_one_game() -> None:
+    from forumbot.cli.simulate_words import answer
+
+    s = Summary(1, {"good": wilson(1, 1), "killer": wilson(0, 1)}, (5.0, 5.0), (3.0, 3.0), {}, 0, 0.0, {})
+    text = " ".join(answer(s, "heuristic", 0.5, 7, "s.toml"))
+    assert "in 1 simulated game of 7 players" in text and "1 game is too few to tell" in text
+    assert "1 games" not in text
+
+
+def test_the_bar_on_a_terminal_names_the_ruleset_not_defaults(tmp_path: Path) -> None:
+    season = tmp_path / "season.toml"
+    season.write_text(SEASON, encoding="utf-8")
+    res = CliRunner().invoke(app, ["simulate", str(season), "--games", "3"], env={"COLUMNS": "200", "FORCE_COLOR": "1"})
+    assert res.exit_code == 0, res.output
+    assert "sunlight" in res.stdout and "defaults" not in res.stdout
