@@ -143,9 +143,12 @@ class Game:
     # --- lookups ----------------------------------------------------------------------------------
     def player(self, seat: int) -> Player:
         """The player at ``seat`` (1-based); IndexError for a seat not in the game."""
-        if not 1 <= seat <= len(self.players):
-            raise IndexError(seat)
-        return self.players[seat - 1]
+        if seat >= 1:
+            try:
+                return self.players[seat - 1]
+            except IndexError:
+                pass
+        raise IndexError(seat)
 
     def seat_of(self, name: str) -> int | None:
         """The seat of account ``name`` (exact), or None."""

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from forumbot.engine.actions import Now
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
 from forumbot.language.types import Command, ParseError
@@ -145,8 +146,10 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
         for v in views:
             v.phase, v.alive = (g.phase.kind, g.phase.round), alive
             v.scratch.clear()
+        # the answers the declared actions give whoever asks, shared by every seat until the next input
+        now = Now(g.ruleset)
         for v in views:
-            options = legal_actions(g, v.seat)
+            options = legal_actions(g, v.seat, now)
             used: set[str] = set()
             sent = 0
             while options and sent < MAX_ACTIONS:
@@ -155,6 +158,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                     break
                 text = action.text(g)
                 deliver(g.apply(Message(v.name, text, action.channel)))
+                now = Now(g.ruleset)
                 counts["actions"] += 1
                 sent += 1
                 entry["posts" if action.channel == "thread" else "messages"].append([v.name, text])
@@ -162,7 +166,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                     raise SimulationError(f"{ruleset}: {v.name}'s {text!r} ended phase {phase_id} before its deadline")
                 used |= _GROUP.get(action.key, {action.key})
                 if any(o.key not in used for o in options):  # else nothing is left for him this phase
-                    options = [o for o in legal_actions(g, v.seat) if o.key not in used]
+                    options = [o for o in legal_actions(g, v.seat, now) if o.key not in used]
                 else:
                     options = []
         entries.append({k: x for k, x in entry.items() if x})
