@@ -37,6 +37,13 @@ from forumbot.engine.ruleset import Ruleset, get_ruleset
 from forumbot.engine.types import Deadline, Input, Message, Phase, Post, Reply, Step, Winner
 from forumbot.language.types import ORGANISER_VERBS, Command, ParseError, Roster, RosterEntry
 
+#: the most readings :meth:`Game.parse` keeps (all are dropped when it is full: a simulator's table of 19 reads
+#: some 8,000 texts, a season a few hundred a day)
+PARSE_MEMO = 20_000
+#: (text, sender seat, channel, verbs, roster id) -> its reading; (roster, thread marks) -> roster id
+_PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
+_ROSTERS: dict[tuple[Any, ...], int] = {}
+
 
 class SetupError(ValueError):
     """A game cannot be set up as asked (unknown ruleset, bad parameter, bad roster or draw)."""
@@ -117,6 +124,7 @@ class Game:
         self.extensions: dict[int, int] = {}
         self._aliases = {n: tuple(a) for n, a in setup.aliases.items()}
         self._roster: Roster | None = None
+        self._roster_key: int | None = None
         self._started = False
         self._deal(setup.roles)
 
@@ -158,12 +166,18 @@ class Game:
         return None
 
     def name(self, seat: int) -> str:
-        """The account name at ``seat``."""
-        return self.player(seat).name
+        """The account name at ``seat``; IndexError for a seat not in the game."""
+        if seat >= 1:
+            try:
+                return self.players[seat - 1].name
+            except IndexError:
+                pass
+        raise IndexError(seat)
 
     def names(self, seats) -> list[str]:
         """Account names of ``seats``, in the same order."""
-        return [self.name(s) for s in seats]
+        name = self.name
+        return [name(s) for s in seats]
 
     def alive(self) -> list[int]:
         """Living seats, in seat order."""
@@ -231,8 +245,25 @@ class Game:
     def parse(self, text: str, seat: int | None, channel: str = "pm",
               verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
         """Read ``text`` sent by ``seat`` (None: not a player) on ``channel`` against this game's roster and
-        thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text: the parser
-        is pure, so a caller that plays many games (the simulator) may memoise it here."""
+        thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text. The parser is
+        pure and its results are frozen, so a reading is kept (:data:`_PARSED`) for the same text, sender,
+        channel, verbs, roster and marks in any game of this process: a replay, the simulator's games and the
+        seasons of one ``serve`` read a text they have read before once."""
+        if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
+            self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
+        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self._roster_key)
+        hit = _PARSED.get(key)
+        if hit is None:
+            if len(_PARSED) >= PARSE_MEMO:
+                _PARSED.clear()
+                _ROSTERS.clear()
+                self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
+                key = (*key[:-1], self._roster_key)
+            hit = _PARSED[key] = self._read(text, seat, channel, verbs)
+        return hit
+
+    def _read(self, text: str, seat: int | None, channel: str,
+              verbs: set[str] | frozenset[str] | None) -> Command | ParseError:
         from forumbot.language.parse import parse
 
         if channel == "thread":

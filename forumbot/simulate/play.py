@@ -20,7 +20,6 @@ from typing import Any
 from forumbot.engine.actions import Now
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
-from forumbot.language.types import Command, ParseError
 from forumbot.simulate.actions import Option, legal_actions
 from forumbot.simulate.policies import Policy
 from forumbot.simulate.view import View
@@ -46,30 +45,9 @@ class SimulationError(RuntimeError):
     command): a bug in the simulator or a ruleset, never a user error."""
 
 
-_PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
-_ROSTERS: dict[tuple[Any, ...], int] = {}
-
-
 class SimGame(Game):
-    """The engine's :class:`Game` with its parser memoised across games (the parser is pure and the
-    simulated players are always named ``p1``..``pN``, so the same command text reads the same way)."""
-
-    _roster_key: int | None = None
-
-    def parse(self, text: str, seat: int | None, channel: str = "pm",
-              verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
-        if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
-            self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
-        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self._roster_key)
-        hit = _PARSED.get(key)
-        if hit is None:
-            if len(_PARSED) > 100_000:
-                _PARSED.clear()
-                _ROSTERS.clear()
-                self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
-                key = (*key[:-1], self._roster_key)
-            hit = _PARSED[key] = super().parse(text, seat, channel, verbs)
-        return hit
+    """The engine's :class:`Game` as the simulator plays it (the parser's memo is the engine's own:
+    :meth:`Game.parse <forumbot.engine.game.Game.parse>`)."""
 
 
 @dataclass
