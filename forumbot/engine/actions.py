@@ -456,9 +456,13 @@ def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tupl
         for a in actions:
             if now.channel(a) == "thread" and now.in_phase(a):
                 return a, Refusal(a.thread_reason)
-    chosen = next((a for a in actions if now.channel(a) == channel and a.claim(rs, seat, cmd, now)), None)
-    if chosen is not None and chosen.claims == "gate":
-        return chosen, chosen.rules(rs, seat, cmd)  # its claim was its whole gate passing
+    chosen = None
+    for a in actions:
+        if now.channel(a) == channel and a.claim(rs, seat, cmd, now):
+            if a.claims == "gate":
+                return a, a.rules(rs, seat, cmd)  # its claim was its whole gate passing
+            chosen = a
+            break
     if chosen is None:
         # a thread post falls back on a thread action (never on one sent by PM) where the verb has one
         here = [a for a in actions if now.channel(a) == "thread"] or actions if channel == "thread" else actions
