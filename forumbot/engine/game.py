@@ -43,6 +43,7 @@ PARSE_MEMO = 20_000
 #: (text, sender seat, channel, verbs, roster id) -> its reading; (roster, thread marks) -> roster id
 _PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
 _ROSTERS: dict[tuple[Any, ...], int] = {}
+_ANYONE = "anyone"  # the sender of a reading that does not depend on the sender
 
 
 class SetupError(ValueError):
@@ -246,20 +247,26 @@ class Game:
               verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
         """Read ``text`` sent by ``seat`` (None: not a player) on ``channel`` against this game's roster and
         thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text. The parser is
-        pure and its results are frozen, so a reading is kept (:data:`_PARSED`) for the same text, sender,
-        channel, verbs, roster and marks in any game of this process: a replay, the simulator's games and the
-        seasons of one ``serve`` read a text they have read before once."""
+        pure and its results are frozen, so a reading is kept (:data:`_PARSED`) for the same text, sender (any
+        sender for a text without a self reference: :func:`~forumbot.language.parse.names_sender`), channel,
+        verbs, roster and marks in any game of this process: a replay, the simulator's games and the seasons of
+        one ``serve`` read a text they have read before once."""
         if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
             self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
-        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self._roster_key)
-        hit = _PARSED.get(key)
+        verbs_key = None if verbs is None else frozenset(verbs)
+        # a text with no self reference reads the same whoever sends it: one reading for every sender
+        hit = _PARSED.get((text, _ANYONE, channel, verbs_key, self._roster_key))
+        if hit is None:
+            hit = _PARSED.get((text, seat, channel, verbs_key, self._roster_key))
         if hit is None:
             if len(_PARSED) >= PARSE_MEMO:
                 _PARSED.clear()
                 _ROSTERS.clear()
                 self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
-                key = (*key[:-1], self._roster_key)
-            hit = _PARSED[key] = self._read(text, seat, channel, verbs)
+            from forumbot.language.parse import names_sender
+
+            sender = seat if names_sender(text) else _ANYONE
+            hit = _PARSED[(text, sender, channel, verbs_key, self._roster_key)] = self._read(text, seat, channel, verbs)
         return hit
 
     def _read(self, text: str, seat: int | None, channel: str,

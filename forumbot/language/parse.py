@@ -701,6 +701,18 @@ def misspelled(canonical: str) -> str | None:
     return None
 
 
+#: what a self reference is written as: the only places the sender's seat is read (:func:`names_sender`)
+_SELF_TEXTS = (*V.SELF_WORDS, *V.SELF_WORDS_SAVE, *sorted(V.SELF_KEYWORDS))
+
+
+def names_sender(text: str) -> bool:
+    """Whether the reading of ``text`` can depend on who sent it: a self reference (自己, me, 救我, 自救) is written
+    in its canonical form. When it is not, :func:`parse` reads ``text`` the same for any ``sender_seat`` (the
+    sender is read only at a self reference), so a memo of readings may share one reading between senders."""
+    s = normalize_message(text).s
+    return any(w in s for w in _SELF_TEXTS)
+
+
 def parse(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",
           marks: tuple[str, ...] | frozenset[str] | None = None,
           verbs: frozenset[str] | set[str] | None = None) -> Command | ParseError:
