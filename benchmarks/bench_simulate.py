@@ -20,18 +20,18 @@ interpreter with its own code on the path (``--repeat`` rounds, alternating, so 
 both alike), then prints each checkout's best figure and the ratio this/REV. Timings depend on the machine; the
 figures are for comparing, not asserting.
 
-Figures (random policy, 300 games, best of 3, games per CPU-minute of one core; the same 2-core machine shared
-with other work; before = c0d92ab, after = this branch):
+Figures (games per CPU-minute, 300 games, best of 2 alternating runs, ``--against c0d92ab``, the shared 2-core machine
+loaded by other work; more in docs/benchmarks.md):
 
-=================  =======  ======  =======  =====
-ruleset            players  before  after    ratio
-=================  =======  ======  =======  =====
-sunlight           19       3,158   see docs/benchmarks.md
-killer_club        14       6,244
-vampire_village    15       3,357
-human_kill         9        4,723
-interview_vampire  12       9,091
-=================  =======  ======  =======  =====
+=================  =======  ================  ================
+ruleset            players  random          heuristic
+=================  =======  ================  ================
+sunlight           19       3,050 -> 7,413  2,403 -> 6,002
+killer_club        14       5,244 -> 11,577 5,606 -> 15,072
+vampire_village    15       3,377 -> 9,711  2,470 -> 7,731
+human_kill         9        4,458 -> 14,104 6,403 -> 17,621
+interview_vampire  12       6,831 -> 13,173 30,960 -> 52,436
+=================  =======  ================  ================
 """
 
 from __future__ import annotations
