@@ -8,6 +8,7 @@ same inputs always rebuilds the same game.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ PARSE_MEMO = 20_000
 #: (text, sender seat, channel, verbs, roster id) -> its reading; (roster, thread marks) -> roster id
 _PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
 _ROSTERS: dict[tuple[Any, ...], int] = {}
+_ROSTER_IDS = itertools.count()
 _ANYONE = "anyone"  # the sender of a reading that does not depend on the sender
 
 
@@ -252,17 +254,18 @@ class Game:
         verbs, roster and marks in any game of this process: a replay, the simulator's games and the seasons of
         one ``serve`` read a text they have read before once."""
         if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
-            self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
+            marks = (self.roster, self.setup.thread_marks)
+            got = _ROSTERS.get(marks)
+            self._roster_key = got if got is not None else _ROSTERS.setdefault(marks, next(_ROSTER_IDS))
         verbs_key = None if verbs is None else frozenset(verbs)
         # a text with no self reference reads the same whoever sends it: one reading for every sender
         hit = _PARSED.get((text, _ANYONE, channel, verbs_key, self._roster_key))
         if hit is None:
             hit = _PARSED.get((text, seat, channel, verbs_key, self._roster_key))
         if hit is None:
-            if len(_PARSED) >= PARSE_MEMO:
+            if len(_PARSED) >= PARSE_MEMO:  # a roster id is never given twice: a game keeps its own after this
                 _PARSED.clear()
                 _ROSTERS.clear()
-                self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
             from forumbot.language.parse import names_sender
 
             sender = seat if names_sender(text) else _ANYONE

@@ -30,3 +30,14 @@ def test_a_self_reference_is_read_per_sender_through_the_memo() -> None:
     g.start()
     assert g.parse("投 自己", 2) != g.parse("投 自己", 3)  # each sender's own seat
     assert g.parse("投 王五", 2) is g.parse("投 王五", 4)  # one reading for every sender
+
+
+def test_a_full_memo_never_gives_one_game_the_reading_of_another_roster(monkeypatch) -> None:
+    import forumbot.engine.game as game
+
+    monkeypatch.setattr(game, "PARSE_MEMO", 1)  # every new reading empties the memo
+    a = Game(Setup("sunlight", ("甲", "乙", "丙", "丁"), roles={"甲": "killer"}, seed=1))
+    b = Game(Setup("sunlight", ("戊", "己", "庚", "辛"), roles={"戊": "killer"}, seed=1))
+    a.parse("投 乙", 1)
+    b.parse("投 己", 1)  # read after the memo was emptied: b's roster must not take a's place in it
+    assert a.parse("投 己", 1) == a._read("投 己", 1, "pm", None)  # 己 is nobody in a
