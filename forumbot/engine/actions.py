@@ -391,6 +391,8 @@ class Now:
 
     def channel(self, action: Action) -> Channel:
         """:meth:`Action.channel_now` of ``action`` in this season."""
+        if not callable(action.channel):
+            return action.channel
         got = self._channel.get(id(action))
         if got is None:
             got = self._channel[id(action)] = action.channel_now(self.rs)
