@@ -404,8 +404,11 @@ class Now:
         got = self._roles.get(role)
         if got is None:
             # the role and the phase kind pass by the declarations alone; a ``when`` is asked of this state
-            by_kind = _indexed(self.rs.actions, "role+kind", (role, self.rs.game.phase.kind))
-            got = self._roles[role] = tuple(a for a in by_kind if a.when is None or self.in_phase(a))
+            kind = self.rs.game.phase.kind
+            by_kind = _indexed(self.rs.actions, "role+kind", (role, kind))
+            whens = _indexed(self.rs.actions, "role+kind+when", (role, kind))  # those of them with a ``when``
+            got = self._roles[role] = by_kind if not whens else tuple(
+                a for a in by_kind if a.when is None or self.in_phase(a))
         return got
 
 
@@ -424,6 +427,8 @@ def _indexed(actions: tuple[Action, ...], kind: str, value: Any) -> tuple[Action
             got = tuple(a for a in actions if a.roles is None or value in a.roles)
         elif kind == "role+kind":  # (role, phase kind)
             got = tuple(a for a in _indexed(actions, "role", value[0]) if a.phases is None or value[1] in a.phases)
+        elif kind == "role+kind+when":  # those of (role, phase kind) that have a ``when``
+            got = tuple(a for a in _indexed(actions, "role+kind", value) if a.when is not None)
         else:
             got = tuple(a for a in actions if value in a.verbs)
         index[1][(kind, value)] = got
