@@ -6,6 +6,14 @@ caches, as on a live game) for private messages and
 thread posts, then the slowest of the pathological inputs (2,000 and 10,000 repeated verb characters,
 5,000 command lines) with the work the parser counted (tests/language bound that count; the time per
 step is measured here, never in the tests).
+
+Goal (issue 30): at least 20,000 messages a second by private message too. ``投张三 `` repeated in a private message
+grew about quadratically up to the cap of 100 verbs (0.4 ms at 20 characters, 58 ms at 400: each verb's list read
+the names of every verb after it again, uncounted) while the counted steps stayed linear; now each place's name is
+read once for all the lists that run over it and the lists' names are counted in the steps (c0d92ab → issue 30, same
+loaded machine, best of 5: ×5 (20 chars) 0.31 → 0.25 ms; ×100 (400 chars) 50.6 → 10.7 ms, 14,000 → 36,432 steps;
+×2500 (10,000 chars) about 60 → 17 ms). Messages a second, c0d92ab → issue 30: pm 22,892 → 21,819, thread
+23,049 → 23,618 (the same within the noise of the machine).
 """
 
 from __future__ import annotations
@@ -57,6 +65,10 @@ WORST = {
     "投\\n×5000": "投\n" * 5000,
     "##vote x\\n×1100": "##vote x\n" * 1100,
     "prose×10000": ("我觉得他昨天的发言很有问题，" * 800)[:10_000],
+    # each verb's list runs over the names after it (投张三 reads as 张三): issue 30
+    "投张三␣×5": "投张三 " * 5,
+    "投张三␣×100": "投张三 " * 100,
+    "投张三␣×2500": "投张三 " * 2500,
 }
 
 

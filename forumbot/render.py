@@ -169,19 +169,33 @@ class Renderer:
         self.env.globals["markup"] = markup
         self.env.globals["gbk"] = self.gbk
         self.env.globals["verb_words"] = VERB_WORDS[locale]
+        #: key -> the template file it resolved to (``KEY.<markup>.j2`` or ``KEY.j2``): the search for a markup's
+        #: own file is a miss for most keys, and Jinja does not keep misses; a file edited on disk is still
+        #: reloaded, a markup's file added after the first render of its key is read after a restart
+        self._names: dict[str, str] = {}
         self.env.globals["part"] = self._part
 
     @jinja2.pass_context
     def _part(self, ctx: jinja2.runtime.Context, key: str, data: dict[str, Any]) -> Safe:
         """Template ``key`` rendered with ``data`` inside another text (a substitute's copy of a private message
         his predecessor was sent), with the outer text's runtime context (the deadline)."""
-        template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
+        template = self._template(key)
         runtime = {k: ctx[k] for k in ("deadline",) if k in ctx}
         return Safe(_BLANK_LINES.sub("\n\n", template.render({**runtime, **data}).strip()))
 
+    def _template(self, key: str) -> jinja2.Template:
+        """The template of ``key``: the markup's own ``KEY.<markup>.j2`` if there is one, else ``KEY.j2``; the
+        file found is remembered (:attr:`_names`)."""
+        name = self._names.get(key)
+        if name is None:
+            template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
+            self._names[key] = template.name or f"{key}.j2"
+            return template
+        return self.env.get_template(name)
+
     def render(self, key: str, data: dict[str, Any], **context: Any) -> str:
         """The text of template ``key`` with ``data`` (and runtime ``context`` such as deadlines)."""
-        template = self.env.get_or_select_template([f"{key}.{self.markup}.j2", f"{key}.j2"])
+        template = self._template(key)
         # at most one blank line between paragraphs: a template's optional parts (and a table's own blank line
         # after one) never leave a run of empty lines in a post
         text = _BLANK_LINES.sub("\n\n", template.render({**context, **data}).strip()) + "\n"

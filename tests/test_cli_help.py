@@ -8,8 +8,9 @@ import inspect
 import pytest
 from typer.testing import CliRunner
 
-from forumbot.cli import app
+from forumbot.cli import app, load_all
 
+load_all()  # the commands' modules are imported when first needed: all of them here
 COMMANDS = [c.name or c.callback.__name__ for c in app.registered_commands if c.callback is not None]
 
 

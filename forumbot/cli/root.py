@@ -23,8 +23,52 @@ class _Command(TyperCommand):
 
 
 class _Group(TyperGroup):
+    """The ``forumbot`` group: its sub-commands' modules are imported when first needed (:mod:`forumbot.cli`)."""
+
     def get_params(self, ctx: Any) -> list[Any]:
         return _flags_take_no_value(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands:
+            from forumbot.cli import COMMANDS
+
+            if cmd_name in COMMANDS:
+                self._load([COMMANDS[cmd_name]])
+            if cmd_name not in self.commands:  # not named in COMMANDS (or moved): every module
+                self._load(None)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        self._load(None)
+        return super().list_commands(ctx)
+
+    def _load(self, modules: list[str] | None) -> None:
+        """Import ``modules`` of :data:`forumbot.cli.MODULES` (None: all) and add the commands they registered on
+        :data:`app` that this group lacks, in the order of :data:`~forumbot.cli.MODULES` (the order of ``--help``,
+        whichever module was imported first)."""
+        from importlib import import_module
+
+        from typer.main import get_command_from_info
+
+        from forumbot.cli import MODULES
+
+        for module in MODULES if modules is None else modules:
+            import_module(f"forumbot.cli.{module}")
+        order = {f"forumbot.cli.{m}": i for i, m in enumerate(MODULES)}
+        infos = sorted(enumerate(app.registered_commands),
+                       key=lambda x: (order.get(getattr(x[1].callback, "__module__", ""), len(order)), x[0]))
+        for _, info in infos:
+            command = get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
+                                            rich_markup_mode=app.rich_markup_mode)
+            if command.name not in self.commands:
+                self.add_command(command, command.name)
+        if modules is None:  # the --help order: MODULES' order, whatever was imported first
+            self.commands = dict(sorted(self.commands.items(), key=lambda kv: _position(kv[1], order)))
+
+
+def _position(command: Any, order: dict[str, int]) -> int:
+    callback = getattr(command, "callback", None)
+    return order.get(getattr(callback, "__module__", ""), len(order))
 
 
 class _Typer(typer.Typer):

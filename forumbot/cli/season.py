@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 import typer
 
-from forumbot.cli.database import database_errors, has_tables
 from forumbot.cli.outcome import outcome
 from forumbot.cli.root import app
 from forumbot.cli.text import plain
@@ -50,6 +49,7 @@ def _load(path: Path) -> SeasonConfig:
 def _bot(config: SeasonConfig, forum=None, accept_new_rules: bool = False, engine=None):
     """The season's bot (its database opened, and created if new); a bad season file or a database that
     cannot be opened or written ends the command with one line (exit codes 2 and 1)."""
+    from forumbot.cli.database import database_errors  # SQLAlchemy: not for `forumbot check`
     from forumbot.runtime.bot import Bot
 
     with database_errors(config):
@@ -650,6 +650,7 @@ def _never_run(c: SeasonConfig) -> str | None:
     found without creating anything (call it after :func:`_no_database`: a SQLite file that does not exist
     would be created); None when the season has a row. A database that cannot be reached ends the command
     with one line."""
+    from forumbot.cli.database import database_errors, has_tables
     from forumbot.runtime.store import Store, make_engine
 
     with database_errors(c):

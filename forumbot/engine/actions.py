@@ -130,14 +130,21 @@ class Distinct:
         return Refusal(self.reason, self.data(rs, seat, cmd) if self.data else {})
 
 
+@dataclass(frozen=True)
+class Living(Each):
+    """Every target is alive (:func:`living`); :func:`legal_targets` asks the living seats of the state once."""
+
+
+def _alive(rs: Any, seat: int, t: int) -> bool:
+    return bool(rs.game.player(t).alive)
+
+
 def living(reason: str = "dead_target", shape: Literal["target", "targets"] = "target") -> Each:
     """Every target is alive. The reply names the first dead target (``target``) or all of them
     (``targets``: a list), as the ruleset's ``rejected`` template reads it."""
     if shape == "target":
-        return Each(lambda rs, seat, t: rs.game.player(t).alive, reason,
-                    lambda rs, seat, bad: {"target": rs.game.name(bad[0])})
-    return Each(lambda rs, seat, t: rs.game.player(t).alive, reason,
-                lambda rs, seat, bad: {"targets": rs.game.names(bad)})
+        return Living(_alive, reason, lambda rs, seat, bad: {"target": rs.game.name(bad[0])})
+    return Living(_alive, reason, lambda rs, seat, bad: {"targets": rs.game.names(bad)})
 
 
 def named(reason: str, test: Callable[[Any, int, int], bool], **extra: Callable[[Any], Any]) -> Each:
@@ -180,7 +187,8 @@ class Action:
       :data:`Check`).
     - ``again``: what a second order in the phase does: "replaces" (the last stands: the handler
       says what it replaced) or "refused" (the first stands: ``already(ruleset, seat, command)`` gives the
-      refusal).
+      refusal). Whether there is a first order depends on the actor and the state, never on the command's
+      targets (the command only fills the reply): :func:`legal_targets` asks once, not once a target.
     - ``checks``: the ruleset's own checks, after all the above.
     - ``standing(ruleset, seat)``: what the player has recorded for it in this phase (his order, ballot,
       choice), or None when nothing yet — the ``status`` reply shows it (:func:`status_entries`). Every
@@ -233,6 +241,18 @@ class Action:
     offer_most: SeatCount | None = None
     numbers: Callable[[Any], tuple[int, ...]] | None = None
 
+    def __post_init__(self) -> None:
+        # what the boolean gate (:meth:`is_open`) evaluates: the steps of :attr:`order` that can refuse anyone
+        # (an action without a role list, a phase list, a ``who`` or ``gates`` skips those steps), and the
+        # command it asks the ``gates`` about (one, not one a call)
+        active = {"role": self.roles is not None, "alive": bool(self.alive), "who": self.who is not None,
+                  "phase": self.phases is not None or self.when is not None, "extra": bool(self.gates)}
+        object.__setattr__(self, "_open_steps", tuple(s for s in self.order if active[s]))
+        # what is left to ask about each seat once the role and the phase are known to pass (:meth:`Now.for_role`)
+        object.__setattr__(self, "_seat_steps", tuple(s for s in self._open_steps  # type: ignore[attr-defined]
+                                                      if s not in ("role", "phase")))
+        object.__setattr__(self, "_probe", Command(self.verbs[0]))
+
     # --- reading the declaration ---------------------------------------------------------------------
     def channel_now(self, rs: Any) -> Channel:
         """Where this action is sent in this season."""
@@ -268,13 +288,15 @@ class Action:
                     return refusal
         return None
 
-    def claim(self, rs: Any, seat: int, cmd: Command) -> bool:
+    def claim(self, rs: Any, seat: int, cmd: Command, now: Now | None = None) -> bool:
         """Whether this action claims ``cmd`` among the actions taking its verb (:attr:`claims`)."""
-        return self.in_phase(rs) if self.claims == "phase" else self.gate(rs, seat, cmd) is None
+        if self.claims == "phase":
+            return now.in_phase(self) if now is not None else self.in_phase(rs)
+        return self._opens(rs, seat, now, self._open_steps, cmd)  # type: ignore[attr-defined]
 
     def gate(self, rs: Any, seat: int, cmd: Command) -> Refusal | None:
         """The first refusal of the gate (role, alive, who, phase in :attr:`order`), or None."""
-        for step in self.order:
+        for step in self._open_steps:  # type: ignore[attr-defined]  # the steps that can refuse anyone
             refusal = self.gate_step(step, rs, seat, cmd)
             if refusal is not None:
                 return refusal
@@ -300,13 +322,127 @@ class Action:
                 return refusal
         return None
 
-    def is_open(self, rs: Any, seat: int) -> bool:
-        """Whether ``seat`` may take this action now (its gate passes), whatever he names."""
-        return self.gate(rs, seat, Command(self.verbs[0])) is None
+    def is_open(self, rs: Any, seat: int, now: Now | None = None) -> bool:
+        """Whether ``seat`` may take this action now (its gate passes), whatever he names: :meth:`gate` is None,
+        without building the refusals (the checks are pure, so their order does not change the answer).
+        ``now``: the seat-independent answers of this state, shared between the seats (:class:`Now`)."""
+        return self._opens(rs, seat, now, self._open_steps, self._probe)  # type: ignore[attr-defined]
+
+    def _opens(self, rs: Any, seat: int, now: Now | None, steps: tuple[GateStep, ...], cmd: Command,
+               player: Any = None) -> bool:
+        for step in steps:
+            if step == "role":
+                if player is None:
+                    player = rs.game.player(seat)
+                if player.role not in self.roles:  # type: ignore[operator]
+                    return False
+            elif step == "alive":
+                if player is None:
+                    player = rs.game.player(seat)
+                if not player.alive:
+                    return False
+            elif step == "who":
+                if not self.who(rs, seat):  # type: ignore[misc]
+                    return False
+            elif step == "phase":
+                if not (now.in_phase(self) if now is not None else self.in_phase(rs)):
+                    return False
+            else:
+                for check in self.gates:
+                    if check(rs, seat, cmd) is not None:
+                        return False
+        return True
 
     def entry(self, rs: Any, seat: int) -> str | None:
         """The help entry shown for this action to ``seat`` (None: not shown)."""
         return self.help(rs, seat) if self.help is not None else self.key
+
+
+class Now:
+    """What the declared actions of ``rs`` answer at one state of the game whoever asks: whether each action's
+    phase is now (:meth:`Action.in_phase`), where it is sent (:meth:`Action.channel_now`), which actions a role may
+    take at all; each worked out on first use and kept. Shared by the questions about every seat at that state
+    (who may act, on whom: :func:`open_actions`, :func:`pending`, the simulator's legal actions), so they are asked
+    once per input, not once per seat and action. Valid only while the state does not change: make a new one
+    after each input."""
+
+    __slots__ = ("_channel", "_living", "_phase", "_roles", "rs")
+
+    def __init__(self, rs: Any) -> None:
+        self.rs = rs
+        self._phase: dict[int, bool] = {}
+        self._channel: dict[int, Channel] = {}
+        self._living: frozenset[int] | None = None
+        self._roles: dict[str, tuple[Action, ...]] = {}
+
+    @property
+    def living(self) -> frozenset[int]:
+        """The living seats."""
+        if self._living is None:
+            self._living = frozenset(p.seat for p in self.rs.game.players if p.alive)
+        return self._living
+
+    def in_phase(self, action: Action) -> bool:
+        """:meth:`Action.in_phase` of ``action`` at this state."""
+        got = self._phase.get(id(action))
+        if got is None:
+            got = self._phase[id(action)] = action.in_phase(self.rs)
+        return got
+
+    def channel(self, action: Action) -> Channel:
+        """:meth:`Action.channel_now` of ``action`` in this season."""
+        if not callable(action.channel):
+            return action.channel
+        got = self._channel.get(id(action))
+        if got is None:
+            got = self._channel[id(action)] = action.channel_now(self.rs)
+        return got
+
+    def for_role(self, role: str) -> tuple[Action, ...]:
+        """The declared actions (in declaration order) whose role list lets ``role`` take them and whose phase is
+        now: what is left of their gates to ask is about the seat (:attr:`Action._seat_steps`)."""
+        got = self._roles.get(role)
+        if got is None:
+            # the role and the phase kind pass by the declarations alone; a ``when`` is asked of this state
+            kind = self.rs.game.phase.kind
+            by_kind = _indexed(self.rs.actions, "role+kind", (role, kind))
+            whens = _indexed(self.rs.actions, "role+kind+when", (role, kind))  # those of them with a ``when``
+            got = self._roles[role] = by_kind if not whens else tuple(
+                a for a in by_kind if a.when is None or self.in_phase(a))
+        return got
+
+
+#: id of an actions tuple -> (the tuple, ("role", role) or ("verb", verb) -> its actions open to that role or taking
+#: that verb, in declaration order): the declarations never change, so each is worked out once
+_INDEX: dict[int, tuple[tuple[Action, ...], dict[tuple[str, Any], tuple[Action, ...]]]] = {}
+
+
+def _indexed(actions: tuple[Action, ...], kind: str, value: Any) -> tuple[Action, ...]:
+    index = _INDEX.get(id(actions))
+    if index is None or index[0] is not actions:
+        index = _INDEX[id(actions)] = (actions, {})
+    got = index[1].get((kind, value))
+    if got is None:
+        if kind == "role":
+            got = tuple(a for a in actions if a.roles is None or value in a.roles)
+        elif kind == "role+kind":  # (role, phase kind)
+            got = tuple(a for a in _indexed(actions, "role", value[0]) if a.phases is None or value[1] in a.phases)
+        elif kind == "role+kind+when":  # those of (role, phase kind) that have a ``when``
+            got = tuple(a for a in _indexed(actions, "role+kind", value) if a.when is not None)
+        else:
+            got = tuple(a for a in actions if value in a.verbs)
+        index[1][(kind, value)] = got
+    return got
+
+
+def _for_verb(actions: tuple[Action, ...], verb: str) -> tuple[Action, ...]:
+    """The declared actions (in declaration order) that take ``verb`` (in some form)."""
+    return _indexed(actions, "verb", verb)
+
+
+def _for_role(actions: tuple[Action, ...], role: str) -> tuple[Action, ...]:
+    """The declared actions (in declaration order) whose role list lets ``role`` take them."""
+    return _indexed(actions, "role", role)
 
 
 # --- the engine's one check ----------------------------------------------------------------------------
@@ -319,19 +455,26 @@ def judge(rs: Ruleset, seat: int, cmd: Command, channel: Channel = "pm") -> tupl
     command (:meth:`Action.claim`) is judged, or, when none does, the primary action taking the verb (for
     a thread post, among those cast in the thread when there are any), whose gate then says why not.
     Pure: reads the state, changes nothing."""
-    actions = [a for a in rs.actions if a.takes(cmd)]
+    actions = [a for a in _for_verb(rs.actions, cmd.verb) if a.form is None or a.form(cmd)]
     if not actions:
         return None, rs.unknown_verb(seat, cmd)
+    now = Now(rs)
     if channel == "pm":
         for a in actions:
-            if a.channel_now(rs) == "thread" and a.in_phase(rs):
+            if now.channel(a) == "thread" and now.in_phase(a):
                 return a, Refusal(a.thread_reason)
-    # a thread post falls back on a thread action (never on one sent by PM) where the verb has one
-    here = [a for a in actions if a.channel_now(rs) == "thread"] or actions if channel == "thread" else actions
-    primary = next((a for a in here if a.primary), here[0])
-    chosen = next((a for a in actions if a.channel_now(rs) == channel and a.claim(rs, seat, cmd)), primary)
-    refusal = chosen.gate(rs, seat, cmd) or chosen.rules(rs, seat, cmd)
-    return chosen, refusal
+    chosen = None
+    for a in actions:
+        if now.channel(a) == channel and a.claim(rs, seat, cmd, now):
+            if a.claims == "gate":
+                return a, a.rules(rs, seat, cmd)  # its claim was its whole gate passing
+            chosen = a
+            break
+    if chosen is None:
+        # a thread post falls back on a thread action (never on one sent by PM) where the verb has one
+        here = [a for a in actions if now.channel(a) == "thread"] or actions if channel == "thread" else actions
+        chosen = next((a for a in here if a.primary), here[0])
+    return chosen, chosen.gate(rs, seat, cmd) or chosen.rules(rs, seat, cmd)
 
 
 def act(rs: Ruleset, seat: int, cmd: Command, out: Step, channel: Channel = "pm") -> None:
@@ -348,9 +491,15 @@ def act(rs: Ruleset, seat: int, cmd: Command, out: Step, channel: Channel = "pm"
         getattr(rs, action.handler)(seat, cmd, out)
 
 
-def open_actions(rs: Ruleset, seat: int) -> list[Action]:
-    """The actions open to ``seat`` now, in declaration order."""
-    return [a for a in rs.actions if a.is_open(rs, seat)]
+def open_actions(rs: Ruleset, seat: int, now: Now | None = None) -> list[Action]:
+    """The actions open to ``seat`` now, in declaration order. ``now``: the answers of this state shared between
+    the seats (:class:`Now`; default: a new one)."""
+    if now is None:
+        now = Now(rs)
+    # the role is asked first: the gate's steps are pure, so whether it passes does not depend on their order
+    player = rs.game.player(seat)
+    return [a for a in now.for_role(player.role)
+            if a._opens(rs, seat, now, a._seat_steps, a._probe, player)]  # type: ignore[attr-defined]
 
 
 def help_entries(rs: Ruleset, seat: int | None) -> list[str]:
@@ -391,35 +540,51 @@ def status_entries(rs: Ruleset, seat: int) -> list[dict[str, Any]]:
 
 def pending(rs: Ruleset) -> list[int]:
     """Seats (in seat order) open to an action they are reminded of and have not taken yet."""
+    now = Now(rs)
     due = {p.seat for p in rs.game.players for a in rs.actions
-           if a.owes is not None and a.is_open(rs, p.seat) and a.owes(rs, p.seat)}
+           if a.owes is not None and a.is_open(rs, p.seat, now) and a.owes(rs, p.seat)}
     return sorted(due)
 
 
-def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int]) -> tuple[list[int], int, int]:
+def legal_targets(rs: Ruleset, seat: int, action: Action, seats: Sequence[int],
+                  now: Now | None = None) -> tuple[list[int], int, int]:
     """For the simulator: the seats among ``seats`` that ``seat`` may be offered in ``action`` now (each
     passes every rule but the counts when named alone; himself only where :attr:`Action.offers_self`),
-    and the least and most he may name (0, 0: an action without targets)."""
+    and the least and most he may name (0, 0: an action without targets). ``now``: the answers of this
+    state shared between the seats (:class:`Now`)."""
     least, most = 0, None
-    rules = []
     for rule in action.targets:
         if isinstance(rule, Count):
             least = max(least, rule.least)
             bound = rule.bound(rs, seat)
             most = bound if most is None else (most if bound is None else min(most, bound))
-        else:
-            rules.append(rule)
     if most is None:
         most = action.offer_most(rs, seat) if action.offer_most is not None else (len(seats) if least else 0)
     if not most:
         return [], 0, 0
-    ok = []
-    for t in seats:
-        if t == seat and not action.offers_self:
-            continue
-        cmd = Command(action.verbs[0], (t,))
-        if all(r(rs, seat, cmd) is None for r in rules) and action.after_targets(rs, seat, cmd) is None:
-            ok.append(t)
+    verb = action.verbs[0]
+    ok = [t for t in seats if t != seat] if not action.offers_self else list(seats)
+    # each rule that can refuse one name alone filters the names in turn (the checks are pure: the order in which
+    # they are asked does not change the answer); a command is built only for a rule on the whole command
+    for rule in action.targets:
+        if not ok:
+            break
+        if isinstance(rule, Living):
+            alive = (now or Now(rs)).living
+            ok = [t for t in ok if t in alive]
+        elif isinstance(rule, Each):
+            test = rule.test
+            ok = [t for t in ok if test(rs, seat, t)]
+        elif not isinstance(rule, (Count, Distinct)):  # one name alone is never a repeat
+            ok = [t for t in ok if rule(rs, seat, Command(verb, (t,))) is None]
+    # whether a first order stands does not depend on the target (:attr:`Action.already`): asked once
+    if (ok and action.again == "refused" and action.already is not None
+            and action.already(rs, seat, Command(verb, (ok[0],))) is not None):
+        return [], least, most
+    for check in action.checks:
+        if not ok:
+            break
+        ok = [t for t in ok if check(rs, seat, Command(verb, (t,))) is None]
     return ok, least, most
 
 

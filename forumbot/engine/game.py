@@ -8,6 +8,7 @@ same inputs always rebuilds the same game.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,15 @@ from forumbot.engine.events import (
 from forumbot.engine.ruleset import Ruleset, get_ruleset
 from forumbot.engine.types import Deadline, Input, Message, Phase, Post, Reply, Step, Winner
 from forumbot.language.types import ORGANISER_VERBS, Command, ParseError, Roster, RosterEntry
+
+#: the most readings :meth:`Game.parse` keeps (all are dropped when it is full: a simulator's table of 19 reads
+#: some 8,000 texts, a season a few hundred a day)
+PARSE_MEMO = 20_000
+#: (text, sender seat, channel, verbs, roster id) -> its reading; (roster, thread marks) -> roster id
+_PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
+_ROSTERS: dict[tuple[Any, ...], int] = {}
+_ROSTER_IDS = itertools.count()
+_ANYONE = "anyone"  # the sender of a reading that does not depend on the sender
 
 
 class SetupError(ValueError):
@@ -119,6 +129,7 @@ class Game:
         self.extensions: dict[int, int] = {}
         self._aliases = {n: tuple(a) for n, a in setup.aliases.items()}
         self._roster: Roster | None = None
+        self._roster_key: int | None = None
         self._started = False
         self._deal(setup.roles)
 
@@ -145,9 +156,12 @@ class Game:
     # --- lookups ----------------------------------------------------------------------------------
     def player(self, seat: int) -> Player:
         """The player at ``seat`` (1-based); IndexError for a seat not in the game."""
-        if not 1 <= seat <= len(self.players):
-            raise IndexError(seat)
-        return self.players[seat - 1]
+        if seat >= 1:
+            try:
+                return self.players[seat - 1]
+            except IndexError:
+                pass
+        raise IndexError(seat)
 
     def seat_of(self, name: str) -> int | None:
         """The seat of account ``name`` (exact), or None."""
@@ -157,12 +171,18 @@ class Game:
         return None
 
     def name(self, seat: int) -> str:
-        """The account name at ``seat``."""
-        return self.player(seat).name
+        """The account name at ``seat``; IndexError for a seat not in the game."""
+        if seat >= 1:
+            try:
+                return self.players[seat - 1].name
+            except IndexError:
+                pass
+        raise IndexError(seat)
 
     def names(self, seats) -> list[str]:
         """Account names of ``seats``, in the same order."""
-        return [self.name(s) for s in seats]
+        name = self.name
+        return [name(s) for s in seats]
 
     def alive(self) -> list[int]:
         """Living seats, in seat order."""
@@ -234,8 +254,32 @@ class Game:
     def parse(self, text: str, seat: int | None, channel: str = "pm",
               verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
         """Read ``text`` sent by ``seat`` (None: not a player) on ``channel`` against this game's roster and
-        thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text: the parser
-        is pure, so a caller that plays many games (the simulator) may memoise it here."""
+        thread marks (:func:`forumbot.language.parse.parse`). The one place a game reads text. The parser is
+        pure and its results are frozen, so a reading is kept (:data:`_PARSED`) for the same text, sender (any
+        sender for a text without a self reference: :func:`~forumbot.language.parse.names_sender`), channel,
+        verbs, roster and marks in any game of this process: a replay, the simulator's games and the seasons of
+        one ``serve`` read a text they have read before once."""
+        if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
+            marks = (self.roster, self.setup.thread_marks)
+            got = _ROSTERS.get(marks)
+            self._roster_key = got if got is not None else _ROSTERS.setdefault(marks, next(_ROSTER_IDS))
+        verbs_key = None if verbs is None else frozenset(verbs)
+        # a text with no self reference reads the same whoever sends it: one reading for every sender
+        hit = _PARSED.get((text, _ANYONE, channel, verbs_key, self._roster_key))
+        if hit is None:
+            hit = _PARSED.get((text, seat, channel, verbs_key, self._roster_key))
+        if hit is None:
+            if len(_PARSED) >= PARSE_MEMO:  # a roster id is never given twice: a game keeps its own after this
+                _PARSED.clear()
+                _ROSTERS.clear()
+            from forumbot.language.parse import names_sender
+
+            sender = seat if names_sender(text) else _ANYONE
+            hit = _PARSED[(text, sender, channel, verbs_key, self._roster_key)] = self._read(text, seat, channel, verbs)
+        return hit
+
+    def _read(self, text: str, seat: int | None, channel: str,
+              verbs: set[str] | frozenset[str] | None) -> Command | ParseError:
         from forumbot.language.parse import parse
 
         if channel == "thread":

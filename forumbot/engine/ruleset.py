@@ -1,7 +1,7 @@
 """The interface every ruleset implements, and the registry of rulesets.
 
 A ruleset is one module in :mod:`forumbot.rulesets` holding one :class:`Ruleset` subclass decorated
-with :func:`register` (importing :mod:`forumbot` registers them all; the engine does not import its rulesets). The :class:`~forumbot.engine.game.Game` owns the players, phases, seeded
+with :func:`register` (the registry loads the built-in ones when first read: :mod:`forumbot.engine.builtin_rulesets`; the engine does not import its rulesets). The :class:`~forumbot.engine.game.Game` owns the players, phases, seeded
 randomness and the generic handling of messages (who may speak, parsing, organiser commands); the
 ruleset owns everything its rulebook says.
 """
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from forumbot.engine import actions as _actions
+from forumbot.engine import builtin_rulesets
 from forumbot.engine.actions import Action
 from forumbot.engine.events import Rejected
 from forumbot.engine.types import Winner
@@ -309,7 +310,9 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 def get_ruleset(ruleset_id: str) -> type[Ruleset]:
     """The ruleset class for ``ruleset_id``; raises KeyError naming the ones that exist. The built-in rulesets
-    register themselves when :mod:`forumbot` is imported."""
+    register themselves the first time the registry is read (:mod:`forumbot.engine.builtin_rulesets`)."""
+    if ruleset_id not in _REGISTRY:
+        builtin_rulesets.ensure_loaded()
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
@@ -318,4 +321,5 @@ def get_ruleset(ruleset_id: str) -> type[Ruleset]:
 
 def ruleset_ids() -> list[str]:
     """Ids of every registered ruleset."""
+    builtin_rulesets.ensure_loaded()
     return sorted(_REGISTRY)

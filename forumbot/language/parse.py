@@ -54,6 +54,7 @@ import heapq
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz.distance import OSA
 
@@ -138,19 +139,24 @@ _LAST_CLAUSE = re.compile(r"[,，;；](?=[^,，;；\n]*[。.!！~]*\s*$)")
 
 @dataclass
 class Work:
-    """The work one parse did: ``candidates`` verb keywords tried, ``reads`` name/argument reads,
-    ``chars`` characters of the message (each read a bounded number of times)."""
+    """The work one parse did: ``candidates`` verb keywords tried, ``reads`` argument reads (one per
+    candidate read), ``names`` places a name was read at (each place once: the lists of several verbs share
+    them), ``listed`` names put in those lists (at most ``targets.LIST_CAP`` a read), ``chars`` characters
+    of the message (each read a bounded number of times)."""
 
     candidates: int = 0
     reads: int = 0
     chars: int = 0
     skipped: int = 0
+    names: int = 0
+    listed: int = 0
 
     @property
     def steps(self) -> int:
         """One number for the work: characters, a fixed cost per verb skipped by a bounded look (inside
-        a name or an ordinary word), and a larger fixed cost per candidate and per read."""
-        return self.chars + 8 * self.skipped + 64 * (self.candidates + self.reads)
+        a name or an ordinary word) and per name read (a bounded look at one place), and a larger fixed
+        cost per candidate and per read."""
+        return self.chars + 4 * self.names + 8 * (self.skipped + self.listed) + 64 * (self.candidates + self.reads)
 
 
 class _Spans:
@@ -213,6 +219,8 @@ class _Reader:
         self.breaks_cjk = _Breaks(_LAST_BREAK_CJK, self.s)
         self.quiet = False
         self.arg_end = 0  # where the arguments of the last read command end (see read)
+        self.read_names: T.Memo = {}  # each place's name, read once
+        self._readings: dict[tuple[Any, ...], NameReading] = {}
 
     @property
     def names(self) -> _Spans:
@@ -312,7 +320,14 @@ class _Reader:
         return ParseError(code, verb, written)
 
     def readings(self, found: list[Found]) -> tuple[NameReading, ...]:
-        return tuple(NameReading(self.written(f.start, f.end), f.seats[0], f.exact, f.how) for f in found)
+        out = []
+        for f in found:  # the lists of several verbs share their names (read_names): each reading is made once
+            key = (f.start, f.end, f.seats[0], f.exact, f.how)
+            got = self._readings.get(key)
+            if got is None:
+                got = self._readings[key] = NameReading(self.written(f.start, f.end), f.seats[0], f.exact, f.how)
+            out.append(got)
+        return tuple(out)
 
     def caps(self, start: int, end: int) -> bool:
         """Whether the player wrote ``s[start:end]`` in capitals (``IS``: initials, not the word "is")."""
@@ -351,7 +366,10 @@ class _Reader:
         if verb == "vote" and _NO_LYNCH.match(s, p) and names.exact_at(ix, s, p)[0] is None:
             return Command("nolynch"), False
         self_words = V.SELF_WORDS + (V.SELF_WORDS_SAVE if verb == "save" else ())
-        r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS, caps=self.caps)
+        r = T.read_list(ix, s, p, self_words, self.sender_seat, many=arity == V.TARGETS, caps=self.caps,
+                        memo=self.read_names)
+        self.work.names = len(self.read_names)
+        self.work.listed += len(r) if isinstance(r, list) else 1
         direct = isinstance(r, list) and r[0].exact and (
             r[0].start == b or any(s.startswith(f, b) and r[0].start == b + len(f) for f in V.DIRECT_FILLERS))
         if not isinstance(r, list):
@@ -681,6 +699,18 @@ def misspelled(canonical: str) -> str | None:
                 len(kw) == 2 == len(compact) and not compact.isascii() and OSA.distance(compact, kw) <= 1):
             return verb
     return None
+
+
+#: what a self reference is written as: the only places the sender's seat is read (:func:`names_sender`)
+_SELF_TEXTS = (*V.SELF_WORDS, *V.SELF_WORDS_SAVE, *sorted(V.SELF_KEYWORDS))
+
+
+def names_sender(text: str) -> bool:
+    """Whether the reading of ``text`` can depend on who sent it: a self reference (自己, me, 救我, 自救) is written
+    in its canonical form. When it is not, :func:`parse` reads ``text`` the same for any ``sender_seat`` (the
+    sender is read only at a self reference), so a memo of readings may share one reading between senders."""
+    s = normalize_message(text).s
+    return any(w in s for w in _SELF_TEXTS)
 
 
 def parse(text: str, roster: Roster, *, sender_seat: int | None = None, channel: str = "pm",

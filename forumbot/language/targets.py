@@ -203,13 +203,29 @@ def _check_overrun(ix: RosterIndex, s: str, exact: Found) -> Found:
     return Found(exact.start, word, tuple(sorted(set(exact.seats) | others)), exact=False)
 
 
+#: the names read at each place of one message: (position, loose, self words) -> :func:`read_one`'s reading
+Memo = dict[tuple[int, bool, tuple[str, ...]], "Found | Unknown | PostNumber | None"]
+
+
 def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
-              sender_seat: int | None, many: bool, caps: Caps = None) -> list[Found] | Found | Unknown | PostNumber | None:
+              sender_seat: int | None, many: bool, caps: Caps = None,
+              memo: Memo | None = None) -> list[Found] | Found | Unknown | PostNumber | None:
     """Names from ``pos``: a list of Found (unambiguous, in written order, repeats kept: whether a
     repeated name is allowed is the rules engine's call), or
     the first problem: an ambiguous Found, an Unknown, a PostNumber (anywhere in the list), or None
-    when no name is written."""
-    first = read_one(ix, s, pos, self_words, sender_seat, caps=caps)
+    when no name is written. ``memo``: the names already read in this message, by (position, loose,
+    self words), shared by the lists read from its verbs (``投张三 投张三 …``: each verb's list runs over the
+    names of the verbs after it), so each place is read once (:func:`read_one` is pure); its size is the
+    number of names read."""
+    def one(at: int, loose: bool = True) -> Found | Unknown | PostNumber | None:
+        if memo is None:
+            return read_one(ix, s, at, self_words, sender_seat, loose, caps)
+        key = (at, loose, self_words)
+        if key not in memo:
+            memo[key] = read_one(ix, s, at, self_words, sender_seat, loose, caps)
+        return memo[key]
+
+    first = one(pos)
     if not isinstance(first, Found) or len(first.seats) > 1:
         return first
     out = [first]
@@ -223,7 +239,7 @@ def read_list(ix: RosterIndex, s: str, pos: int, self_words: tuple[str, ...],
         if _TRAILING.match(s, q) or _LIST_STOP.match(s, q):
             break
         # after the first name, a loose reading needs a plain list mark (a comma, 、, /, and)
-        nxt = read_one(ix, s, q, self_words, sender_seat, loose=strong or bool(m and "," in m.group()), caps=caps)
+        nxt = one(q, strong or bool(m and "," in m.group()))
         if nxt is None:
             break
         if isinstance(nxt, PostNumber):

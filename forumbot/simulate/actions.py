@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from forumbot.engine.actions import legal_targets, open_actions
+from forumbot.engine.actions import Now, legal_targets, open_actions
 from forumbot.language.types import Command
 
 if TYPE_CHECKING:
@@ -138,31 +138,38 @@ def _generic(game: Game, seat: int, help_data: dict[str, Any]) -> list[Option]:
     return options
 
 
-def legal_actions(game: Game, seat: int) -> list[Option]:
+def legal_actions(game: Game, seat: int, now: Now | None = None) -> list[Option]:
     """What the player at ``seat`` may do now in ``game``, as :class:`Option` values keyed by help entry:
     from the ruleset's declared actions (else its help entries). Empty when the player has nothing to do.
-    The ruleset still checks every command (a refused one is answered and changes nothing)."""
+    The ruleset still checks every command (a refused one is answered and changes nothing). ``now``: the
+    answers of this state shared by every seat asked about it (:class:`forumbot.engine.actions.Now`; a new
+    one after each input)."""
     if game.ruleset.actions:
-        return _declared(game, seat)
+        return _declared(game, seat, now)
     options = _generic(game, seat, game.ruleset.help_data(seat))
     return [o for o in options if o.most == 0 or len(o.targets) >= max(o.least, 1)]
 
 
-def _declared(game: Game, seat: int) -> list[Option]:
+def _declared(game: Game, seat: int, now: Now | None) -> list[Option]:
     """The options of a ruleset that declares its actions: every action open to ``seat`` with a help
     entry, the targets its checks accept."""
     rs = game.ruleset
-    seats = [p.seat for p in game.players]
+    if now is None:
+        now = Now(rs)
+    opened = open_actions(rs, seat, now)
+    if not opened:
+        return []
+    seats = range(1, len(game.players) + 1)
     options = []
-    for a in open_actions(rs, seat):
+    for a in opened:
         key = a.entry(rs, seat)
         if key is None:
             continue
-        targets, least, most = legal_targets(rs, seat, a, seats)
+        targets, least, most = legal_targets(rs, seat, a, seats, now)
         numbers = a.numbers(rs) if a.numbers is not None else ()
         if most == 0 and a.rules(rs, seat, Command(a.verbs[0], number=numbers[0] if numbers else None)) is not None:
             continue  # a command without a name the ruleset's own checks refuse now (a second self-kill)
-        option = Option(a.option_key or key, a.verbs[0], a.channel_now(rs), tuple(targets), least, most, numbers)
+        option = Option(a.option_key or key, a.verbs[0], now.channel(a), tuple(targets), least, most, numbers)
         if most == 0 or len(targets) >= max(least, 1):
             options.append(option)
     return options

@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from forumbot.engine.actions import Now
 from forumbot.engine.game import Game, Setup
 from forumbot.engine.types import Deadline, Message, Post, Reply, Step
-from forumbot.language.types import Command, ParseError
 from forumbot.simulate.actions import Option, legal_actions
 from forumbot.simulate.policies import Policy
 from forumbot.simulate.view import View
@@ -45,30 +45,9 @@ class SimulationError(RuntimeError):
     command): a bug in the simulator or a ruleset, never a user error."""
 
 
-_PARSED: dict[tuple[Any, ...], Command | ParseError] = {}
-_ROSTERS: dict[tuple[Any, ...], int] = {}
-
-
 class SimGame(Game):
-    """The engine's :class:`Game` with its parser memoised across games (the parser is pure and the
-    simulated players are always named ``p1``..``pN``, so the same command text reads the same way)."""
-
-    _roster_key: int | None = None
-
-    def parse(self, text: str, seat: int | None, channel: str = "pm",
-              verbs: set[str] | frozenset[str] | None = None) -> Command | ParseError:
-        if self._roster_key is None or self._roster is None:  # the roster is rebuilt when a name changes
-            self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), len(_ROSTERS))
-        key = (text, seat, channel, None if verbs is None else frozenset(verbs), self._roster_key)
-        hit = _PARSED.get(key)
-        if hit is None:
-            if len(_PARSED) > 100_000:
-                _PARSED.clear()
-                _ROSTERS.clear()
-                self._roster_key = _ROSTERS.setdefault((self.roster, self.setup.thread_marks), 0)
-                key = (*key[:-1], self._roster_key)
-            hit = _PARSED[key] = super().parse(text, seat, channel, verbs)
-        return hit
+    """The engine's :class:`Game` as the simulator plays it (the parser's memo is the engine's own:
+    :meth:`Game.parse <forumbot.engine.game.Game.parse>`)."""
 
 
 @dataclass
@@ -145,8 +124,10 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
         for v in views:
             v.phase, v.alive = (g.phase.kind, g.phase.round), alive
             v.scratch.clear()
+        # the answers the declared actions give whoever asks, shared by every seat until the next input
+        now = Now(g.ruleset)
         for v in views:
-            options = legal_actions(g, v.seat)
+            options = legal_actions(g, v.seat, now)
             used: set[str] = set()
             sent = 0
             while options and sent < MAX_ACTIONS:
@@ -155,6 +136,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                     break
                 text = action.text(g)
                 deliver(g.apply(Message(v.name, text, action.channel)))
+                now = Now(g.ruleset)
                 counts["actions"] += 1
                 sent += 1
                 entry["posts" if action.channel == "thread" else "messages"].append([v.name, text])
@@ -162,7 +144,7 @@ def play_game(ruleset: str, players: int, params: dict[str, Any], seed: int, pol
                     raise SimulationError(f"{ruleset}: {v.name}'s {text!r} ended phase {phase_id} before its deadline")
                 used |= _GROUP.get(action.key, {action.key})
                 if any(o.key not in used for o in options):  # else nothing is left for him this phase
-                    options = [o for o in legal_actions(g, v.seat) if o.key not in used]
+                    options = [o for o in legal_actions(g, v.seat, now) if o.key not in used]
                 else:
                     options = []
         entries.append({k: x for k, x in entry.items() if x})

@@ -62,7 +62,8 @@ class Sunlight(Ruleset):
         super().__init__(game, params)
         self.params: SunlightParams = params
         self.s = State()
-        self.vote = Vote(replace(VOTE_ROUND, points=params.points))
+        self.vote_rule = replace(VOTE_ROUND, points=params.points)  # one a season: its points are a parameter
+        self.vote = Vote(self.vote_rule)
         self.orders = TeamOrders()
         self.strikes = Strikes()
 
@@ -93,7 +94,7 @@ class Sunlight(Ruleset):
     def _open_vote(self, round_: int, out: Step) -> None:
         g = self.game
         g.open_phase("vote", round_, round_ + 1, out)
-        self.vote = Vote(replace(VOTE_ROUND, points=self.params.points))
+        self.vote = Vote(self.vote_rule)
         g.post("sunlight/vote_open", out, round=round_, alive=g.names(g.alive()), points=list(self.params.points))
 
     def _open_kill(self, round_: int, out: Step) -> None:

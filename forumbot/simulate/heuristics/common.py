@@ -74,9 +74,15 @@ def suspect(view: View, targets: Iterable[int], rng: random.Random, skill: float
 
 def public_ballots(view: View, key: str, *, field: str = "choice") -> list[tuple[int, list[int]]]:
     """Every ballot of the thread's posts ``key`` (a vote result), oldest first, as (voter, chosen seats).
-    ``field``: the ballot's name field ("choice" for one name, "choices" for a list, "target")."""
-    out: list[tuple[int, list[int]]] = []
-    for post in view.posts:
+    ``field``: the ballot's name field ("choice" for one name, "choices" for a list, "target"). Read
+    once a post: the thread only grows, so the ballots of the posts already read are kept in ``view.memory``
+    (do not modify the list returned)."""
+    seen = view.memory.setdefault(f"_ballots:{key}:{field}", [0, []])
+    read, out = seen
+    if read == len(view.posts):
+        return out
+    seen[0] = len(view.posts)
+    for post in view.posts[read:]:
         if post.key != key:
             continue
         for b in post.data.get("ballots") or ():

@@ -34,13 +34,13 @@ from forumbot.simulate.view import View
 
 def _points(view: View) -> tuple[Counter[int], dict[int, Counter[int]]]:
     """From the public ballots: points received by each player, and for each player who gave points
-    the points he gave each other player (3 to a first name, 2 to a second)."""
-    cached = view.memory.get("_points")
-    if cached is not None and cached[0] == len(view.posts):
-        return cached[1], cached[2]
-    received: Counter[int] = Counter()
-    given: dict[int, Counter[int]] = {}
-    for post in view.posts:
+    the points he gave each other player (3 to a first name, 2 to a second). The thread only grows: the
+    sums are kept in ``view.memory`` and only the posts since the last call are read (do not modify them)."""
+    empty: tuple[int, Counter[int], dict[int, Counter[int]]] = (0, Counter(), {})
+    read, received, given = view.memory.get("_points") or empty
+    if read == len(view.posts):
+        return received, given
+    for post in view.posts[read:]:
         if post.key != "sunlight/vote_result":
             continue
         for b in post.data.get("ballots") or ():
