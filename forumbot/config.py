@@ -40,8 +40,32 @@ class ConfigError(ValueError):
 
 
 def _duration_text(text: str) -> str:
-    parse_duration(text)
+    checked_duration(text)
     return text
+
+
+def checked_duration(text: str) -> timedelta:
+    """``text`` read by :func:`parse_duration`; its ValueError says, where a person's way of writing a
+    duration is recognised, what to write instead: "1h30" -> "1h30m", "24" -> "24h"."""
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        written = text.strip()
+        if re.fullmatch(r"\d+", written):
+            raise ValueError(f"{text!r} has no unit: write e.g. \"{written}h\" (h hours, m minutes, s seconds, "
+                             "d days)") from None
+        if m := re.fullmatch(r"(\d+)\s*h\s*(\d+)", written, flags=re.IGNORECASE):
+            raise ValueError(f"{text!r}: the minutes need their unit too: write \"{m.group(1)}h{m.group(2)}m\"") from None
+        raise exc from None
+
+
+def _not_a_number(value: Any, example: str) -> Any:
+    """``value`` unless it is a number (pydantic would read 22 as 22 seconds past midnight, or as a Unix
+    time): a time or date-time is written as one."""
+    if isinstance(value, int | float):
+        shown = str(value).lower()
+        raise ValueError(f"{shown} is a number, not a time: write e.g. {example} (no quotes)")
+    return value
 
 
 # A duration such as "24h"; checked where it is written, so that an error names its key (schedule.lengths.night).
@@ -70,15 +94,25 @@ class Schedule(BaseModel):
     @field_validator("default", "poll_interval", "grace", "outage", "post_delay")
     @classmethod
     def _duration(cls, v: str) -> str:
-        parse_duration(v)
+        checked_duration(v)
         return v
 
     @field_validator("reminders", "vote_count_before")
     @classmethod
     def _reminders(cls, v: list[str]) -> list[str]:
         for text in v:
-            parse_duration(text)
+            checked_duration(text)
         return v
+
+    @field_validator("start", mode="before")
+    @classmethod
+    def _start_written(cls, v: Any) -> Any:
+        return _not_a_number(v, "start = 2026-12-03T20:00:00")
+
+    @field_validator("daily_deadline", mode="before")
+    @classmethod
+    def _deadline_written(cls, v: Any) -> Any:
+        return _not_a_number(v, "daily_deadline = 22:00:00")
 
     def length(self, kind: str) -> timedelta:
         """The length of a phase of ``kind``."""
@@ -141,6 +175,8 @@ class SeasonConfig(BaseModel):
         for name in v:
             if not name.strip() or name != name.strip():
                 raise ValueError(f"{name!r}: a player name must be a forum user name, not empty, without spaces around it")
+            if _SEAT_NUMBER.match(name):
+                continue  # told with the seat number (SeasonConfig.problems)
             if mark := next((ch for ch in "，、,；;" if ch in name), None):
                 parts = [p.strip() for p in re.split("[，、,；;]", name) if p.strip()]
                 raise ValueError(f"{name!r} holds {mark!r}: several names in one pair of quotes? Quote each name: "
@@ -162,8 +198,13 @@ class SeasonConfig(BaseModel):
         the players, no thread or board, the judge among the players, two names that read alike, a phase
         kind the ruleset does not open, a missing templates folder."""
         problems = []
+        seated = {name: m.group(1) for name in self.players if (m := _SEAT_NUMBER.match(name))}
+        if seated:
+            problems.append(f"players: {', '.join(repr(n) for n in seated)} start{'s' if len(seated) == 1 else ''} with "
+                            "a seat number: the list is in seat order already (seat 1 first); write only the forum "
+                            "user name" + ("s" if len(seated) > 1 else "") + ", " + ", ".join(f'"{n}"' for n in seated.values()))
         for name in self.aliases:
-            if name not in self.players:
+            if name not in self.players and name not in seated.values():  # (a seat number told above)
                 problems.append(f'aliases."{name}": {name!r} is not in players (a player renamed or replaced? '
                                 "write the alias under the player's name as it is in players, or delete it)")
         if self.forum.thread_id is None and self.forum.forum_id is None:
@@ -249,6 +290,10 @@ class SeasonConfig(BaseModel):
         return s.astimezone(ZoneInfo("UTC"))
 
 
+#: a seat number written before a name: "1号 张三", "2. 李四", "3、王五", "04 赵六" (the name after it in group 1)
+_SEAT_NUMBER = re.compile(r"^(?:第\s*)?\d{1,2}\s*(?:号|號|位)?(?:\s+|\s*[.．、:：)）\]】-]\s*)(\D.*)$")
+
+
 def _how_alike(a: str, b: str) -> str:
     """How two names that fold alike differ, in the words an organiser knows."""
     import unicodedata
@@ -311,7 +356,7 @@ def load_config(path: str | Path) -> SeasonConfig:
     if config is not None and not any(loc == ["players"] and "listed twice" in m for loc, m in found):
         game = _ruleset_check(config, found)  # (a name listed twice is told once, not again by the ruleset)
     if found:
-        raise ConfigError("\n".join(_lines(path, text, found)))
+        raise ConfigError("\n".join(_lines(path, text, _one_per_mistake(found))))
     assert config is not None
     config._warnings = season_warnings(config, text, game)
     return config
@@ -374,6 +419,33 @@ def _stand_in_forum(data: dict[str, Any]) -> dict[str, Any] | None:
     if ("thread_id" in table or "forum_id" in table) and "thread_id" not in stand_in and "forum_id" not in stand_in:
         stand_in["forum_id"] = 1  # written, but wrong: that mistake is told already (neither: the check says so)
     return {**data, "forum": stand_in}
+
+
+def _one_per_mistake(found: list[tuple[list, str]]) -> list[tuple[list, str]]:
+    """``found`` with what follows from another line left out: a required key told missing when a
+    misspelling of it is told ("playres: did you mean players?"), and after the first key of a table told
+    to belong to another one (its header missing), the keys after it that belong there too (one line
+    names them all)."""
+    misspelt = {(tuple(loc[:-1]), m.group(1)) for loc, message in found
+                if (m := re.match(r"unknown key: did you mean (\w+)\?", message))}
+    misspelt |= {((), m.group(1)) for loc, message in found
+                 if (m := re.match(r"(\w+) is a key of the top level", message))}  # written below a [table]
+    kept: list[tuple[list, str]] = []
+    moved: dict[tuple[tuple, str], int] = {}
+    for loc, message in found:
+        if message.startswith("missing:") and (tuple(loc[:-1]), str(loc[-1])) in misspelt:
+            continue
+        if m := re.match(r"(\w+) is a key of (.+?), not of (\[.+?\]): ", message):
+            group = (tuple(loc[:-1]), m.group(2))
+            if group in moved:
+                first_loc, first = kept[moved[group]]
+                kept[moved[group]] = (first_loc, first.replace(" below it belong", f", {m.group(1)} below it belong")
+                                      if " below it belong" in first
+                                      else f"{first} ({m.group(1)} below it belong to {m.group(2)} too)")
+                continue
+            moved[group] = len(kept)
+        kept.append((loc, message))
+    return kept
 
 
 def _split_key(problem: str) -> tuple[list, str]:

@@ -35,6 +35,7 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "‘": ("a curly quotation mark", "'"),
     "’": ("a curly quotation mark", "'"),
     "＃": ("a full-width number sign", "#"),
+    "；": ("a full-width semicolon", ","),
     "．": ("a full-width full stop", "."),
     "。": ("an ideographic full stop", "."),
     "\u3000": ("a full-width space", "an ordinary space"),
@@ -187,7 +188,13 @@ def _value_advice(leaf: str, value: str) -> str:
         problem = _time_problem(value)
         return (f"not a valid time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 22:00:00 "
                 "(hours:minutes:seconds, no quotes)")
+    if value.lower() in _BOOL_WORDS or value in _BOOL_WORDS:
+        return f"{value!r} is not true or false as TOML writes them: write {leaf} = true or {leaf} = false (lower case, no quotes)"
     return f"{value!r} is not a TOML value: text goes in quotes, e.g. {leaf} = \"...\""
+
+
+#: how people write yes and no where TOML wants true or false (True, 否, ...)
+_BOOL_WORDS = {"true", "false", "yes", "no", "on", "off", "是", "否", "真", "假", "对", "錯", "错", "對", "开", "关", "開", "關"}
 
 
 def _date_problem(year: int, month: int, day: int) -> str | None:
