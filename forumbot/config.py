@@ -8,6 +8,7 @@ in this file (``[forum]`` names an environment variable or a secrets file).
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -166,7 +167,7 @@ class SeasonConfig(BaseModel):
         try:
             ZoneInfo(v)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"{v!r} is not a time zone name; write e.g. Asia/Shanghai, Asia/Taipei, Europe/London") from None
+            raise ValueError(f"{v!r} is not a time zone name; " + _zone_advice(v)) from None
         return v
 
     @field_validator("players")
@@ -177,6 +178,13 @@ class SeasonConfig(BaseModel):
                 raise ValueError(f"{name!r}: a player name must be a forum user name, not empty, without spaces around it")
             if _SEAT_NUMBER.match(name):
                 continue  # told with the seat number (SeasonConfig.problems)
+            if name.startswith(("@", "＠")) and name[1:].strip():
+                raise ValueError(f"{name!r} starts with {name[0]!r}, as a mention does: write the user name without "
+                                 f'it, "{name[1:].strip()}"')
+            if hidden := next((ch for ch in name if unicodedata.category(ch) in ("Cf", "Cc")), None):
+                clean = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cf", "Cc"))
+                raise ValueError(f"{name!r} holds an invisible character (U+{ord(hidden):04X}, often copied from a web "
+                                 f'page with the name): type the name again, "{clean}"')
             if mark := next((ch for ch in "，、,；;" if ch in name), None):
                 parts = [p.strip() for p in re.split("[，、,；;]", name) if p.strip()]
                 raise ValueError(f"{name!r} holds {mark!r}: several names in one pair of quotes? Quote each name: "
@@ -292,6 +300,40 @@ class SeasonConfig(BaseModel):
 
 #: a seat number written before a name: "1号 张三", "2. 李四", "3、王五", "04 赵六" (the name after it in group 1)
 _SEAT_NUMBER = re.compile(r"^(?:第\s*)?\d{1,2}\s*(?:号|號|位)?(?:\s+|\s*[.．、:：)）\]】-]\s*)(\D.*)$")
+
+
+#: what organisers write for a zone -> the zone's name
+_ZONE_WORDS = {"beijing": "Asia/Shanghai", "asia/beijing": "Asia/Shanghai", "北京": "Asia/Shanghai", "北京时间": "Asia/Shanghai", "china": "Asia/Shanghai",
+               "中国": "Asia/Shanghai", "cst": "Asia/Shanghai", "taipei": "Asia/Taipei", "台北": "Asia/Taipei",
+               "臺北": "Asia/Taipei", "hong kong": "Asia/Hong_Kong", "香港": "Asia/Hong_Kong", "tokyo": "Asia/Tokyo",
+               "japan": "Asia/Tokyo", "london": "Europe/London", "uk": "Europe/London"}
+
+
+def _zone_advice(written: str) -> str:
+    """What to write instead of a time zone ``written`` that is not one: a zone's name in its right case, a
+    city's zone, or for "UTC+8" the zone of a place (a fixed offset ignores daylight saving)."""
+    import difflib
+    from zoneinfo import available_timezones
+
+    folded = written.strip().lower()
+    if folded in _ZONE_WORDS:
+        return f'write time_zone = "{_ZONE_WORDS[folded]}"'
+    zones = sorted(available_timezones())
+    same = [z for z in zones if z.lower() == folded.replace(" ", "_")]
+    if same:
+        return f'write time_zone = "{same[0]}" (the names are written with this case)'
+    if m := re.fullmatch(r"(?:utc|gmt)\s*([+-])\s*(\d{1,2})(?::?00)?", folded):
+        hours = int(m.group(2))
+        place = {8: 'time_zone = "Asia/Shanghai" (or "Asia/Taipei")', 9: 'time_zone = "Asia/Tokyo"',
+                 0: 'time_zone = "Europe/London"', 1: 'time_zone = "Europe/Berlin"'}.get(
+            hours if m.group(1) == "+" else -hours, 'time_zone = "Asia/Shanghai"')
+        fixed = f"Etc/GMT{'-' if m.group(1) == '+' else '+'}{hours}"
+        return (f"write the zone of a place, e.g. {place}, which follows its daylight saving; a fixed "
+                f"UTC{m.group(1)}{hours} is time_zone = \"{fixed}\" (its sign is reversed in the name)")
+    near = difflib.get_close_matches(written, zones, n=1, cutoff=0.8)
+    if near:
+        return f'did you mean time_zone = "{near[0]}"?'
+    return "write e.g. Asia/Shanghai, Asia/Taipei, Europe/London"
 
 
 def _how_alike(a: str, b: str) -> str:
@@ -471,7 +513,7 @@ def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game 
         except ValidationError as exc:
             errors = plain_errors(exc, config.params, {(): cls.Params}, {}, {})
             names = ", ".join(cls.Params.model_fields) or "none"
-            found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}"
+            found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}{_elsewhere(loc, cls.id)}"
                                                    if message.startswith("unknown key") else ""))
                       for loc, message in errors]
             return None
@@ -485,6 +527,8 @@ def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game 
         loc = ["players"]
         if message.startswith("unknown ruleset"):
             loc = ["ruleset"]
+            if near := _ruleset_meant(config.ruleset):
+                message = f"unknown ruleset {config.ruleset!r}: did you mean ruleset = \"{near}\"? ({message.split('; ', 1)[1]})"
         elif config.roles and ("draw" in message or "role" in message):
             loc = ["roles"]
         elif written := [k for k in config.params if re.search(rf"\b(?:{re.escape(k)}|{re.escape(k.rstrip('s'))})\b", message)]:
@@ -492,6 +536,41 @@ def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game 
         found.append((loc, message))
         return None
     return game
+
+
+#: the rulebooks' titles, as organisers call the games, and their rulesets
+RULESET_TITLES = {"阳光下的罪恶": "sunlight", "陽光下的罪惡": "sunlight", "殺人遊戲": "killer_club", "杀人游戏": "killer_club",
+                  "吸血鬼村莊": "vampire_village", "吸血鬼村庄": "vampire_village", "人类杀": "human_kill",
+                  "人類殺": "human_kill", "夜访吸血鬼": "interview_vampire", "夜訪吸血鬼": "interview_vampire"}
+
+
+def _ruleset_meant(written: str) -> str | None:
+    """The ruleset id ``written`` probably means: a rulebook's title, another case or spacing, a misspelling."""
+    import difflib
+
+    from forumbot.engine.ruleset import ruleset_ids
+
+    ids = list(ruleset_ids())
+    if (title := next((rid for t, rid in RULESET_TITLES.items() if t in written), None)) is not None:
+        return title
+    squeezed = re.sub(r"[\s\-]+", "_", written.strip().lower())
+    if squeezed in ids:
+        return squeezed
+    near = difflib.get_close_matches(squeezed, ids, n=1, cutoff=0.7)
+    return near[0] if near else None
+
+
+def _elsewhere(loc: list, ruleset: str) -> str:
+    """" (killers is a parameter of killer_club)" when the unknown parameter at ``loc`` is one of another
+    ruleset's (a file copied from another game's), else ""."""
+    from forumbot.engine.ruleset import get_ruleset, ruleset_ids
+
+    if len(loc) != 1:
+        return ""
+    owners = [rid for rid in ruleset_ids() if rid != ruleset and str(loc[0]) in get_ruleset(rid).Params.model_fields]
+    if not owners:
+        return ""
+    return f" ({loc[0]} is a parameter of {' and '.join(owners)}: a file copied from another game? delete it)"
 
 
 def _lines(path: Path, text: str, found: list[tuple[list, str]]) -> list[str]:

@@ -69,9 +69,22 @@ MISTAKES = [
     ("sunlight", "forum_id = 2", "论坛 = 2", "line 50: '论坛' cannot be a key as written: a key is made of English letters"),
     ("sunlight", "forum_id = 2", "forum_id: 2", "line 50: a key must be followed by = and its value"),
     # values misspelt
-    ("sunlight", 'ruleset = "sunlight"', 'ruleset = "sunligt"', "line 8: ruleset: unknown ruleset 'sunligt'; known:"),
+    ("sunlight", 'ruleset = "sunlight"', 'ruleset = "sunligt"', "line 8: ruleset: unknown ruleset 'sunligt': did you "
+     'mean ruleset = "sunlight"? (known: human_kill,'),
+    ("sunlight", 'ruleset = "sunlight"', 'ruleset = "阳光下的罪恶"', 'did you mean ruleset = "sunlight"?'),
+    ("killer_club", 'ruleset = "killer_club"', 'ruleset = "Killer Club"', 'did you mean ruleset = "killer_club"?'),
+    ("sunlight", "win_threshold = 0.35", "win_threshold = 0.35\nkillers = 3", "params.killers: unknown key (check its "
+     "spelling and its table; docs/config.md lists the keys allowed); sunlight's parameters are win_threshold, "),
+    ("sunlight", "win_threshold = 0.35", "win_threshold = 0.35\nkillers = 3", "(killers is a parameter of killer_club: "
+     "a file copied from another game? delete it)"),
     ("sunlight", 'locale = "zh-Hans"', 'locale = "zh-CN"', "line 11: locale: 'zh-CN' is not allowed: write one of"),
-    ("sunlight", '"Asia/Shanghai"', '"Beijing"', "time_zone: 'Beijing' is not a time zone name; write e.g. Asia/Shanghai"),
+    ("sunlight", '"Asia/Shanghai"', '"Beijing"', "time_zone: 'Beijing' is not a time zone name; write time_zone = "
+     '"Asia/Shanghai"'),
+    ("sunlight", '"Asia/Shanghai"', '"北京时间"', 'write time_zone = "Asia/Shanghai"'),
+    ("sunlight", '"Asia/Shanghai"', '"asia/shanghai"', 'write time_zone = "Asia/Shanghai" (the names are written with'),
+    ("sunlight", '"Asia/Shanghai"', '"Asia/Shangai"', 'did you mean time_zone = "Asia/Shanghai"?'),
+    ("sunlight", '"Asia/Shanghai"', '"UTC+8"', 'write the zone of a place, e.g. time_zone = "Asia/Shanghai" (or '
+     '"Asia/Taipei"), which follows its daylight saving; a fixed UTC+8 is time_zone = "Etc/GMT-8"'),
     ("sunlight", 'engine = "flaskbb"', 'engine = "Discuz"', "forum.engine: 'Discuz' is not allowed: write one of"),
     ("sunlight", '"http://127.0.0.1:8080"', '"127.0.0.1:8080"', "forum.base_url: base_url must start with http://"),
     ("sunlight", 'forum_id = 2', 'thread_id = "http://127.0.0.1:8080/topic/12"',
@@ -135,6 +148,9 @@ MISTAKES = [
     ("sunlight", '"李四", "王五"', '"李四", "李四"', "players: '李四' and '李四' are the same name: one player listed"),
     ("sunlight", '"李四", "王五"', '"李四", ""', "players: '': a player name must be a forum user name, not empty"),
     ("sunlight", '"李四", "王五"', '"李四", " 王五"', "without spaces around it"),
+    ("sunlight", '"李四", "王五"', '"李四", "@王五"', "players: '@王五' starts with '@', as a mention does: write the "
+     'user name without it, "王五"'),
+    ("sunlight", '"李四", "王五"', '"李四", "王五\u200b"', "players: '王五\\u200b' holds an invisible character (U+200B"),
     ("sunlight", '"李四", "王五"', '"李四", "法官"', "players: the judge's account '法官' is listed among the players"),
     ("sunlight", '"张三", "李四", "王五"', '"1号 张三", "2号 李四", "3. 王五"', "line 23: players: '1号 张三', '2号 李四', "
      "'3. 王五' start with a seat number: the list is in seat order already (seat 1 first); write only the forum "
@@ -168,6 +184,16 @@ def test_several_mistakes_are_told_at_once(tmp_path, written):
                   "line 57: schedule.daily_deadline: 22 is a number", "line 67: schedule.lengths.kill: 20 is a number"):
         assert sum(words in line for line in lines) == 1, (words, lines)
     assert len(lines) == 5, lines
+
+
+def test_every_full_width_mark_is_told_at_once(tmp_path, written):
+    text = (written["sunlight"].replace('"张三", "李四"', '"张三"，"李四"').replace("daily_deadline = 22:00:00",
+            "daily_deadline = 22：00：00").replace('name = "版杀21 阳光下的罪恶"', 'name = “版杀21 阳光下的罪恶”'))
+    lines = _told(tmp_path, text)
+    assert [re.search(r"line \d+, columns? [\d, and]+: [^']*", line).group(0) for line in lines] == [  # type: ignore[union-attr]
+        "line 7, column 8: a curly quotation mark ", "line 24, column 7: a full-width comma ",
+        "line 57, columns 20 and 23: full-width colons "], lines
+    assert "type each ':' instead" in lines[2] and "(and '\"' for its closing '”')" in lines[0], lines
 
 
 @pytest.mark.parametrize("encoding,words", [("gbk", "GBK/GB18030"), ("utf-16", "UTF-16")])
