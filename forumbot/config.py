@@ -211,6 +211,17 @@ class SeasonConfig(BaseModel):
             problems.append(f"players: {', '.join(repr(n) for n in seated)} start{'s' if len(seated) == 1 else ''} with "
                             "a seat number: the list is in seat order already (seat 1 first); write only the forum "
                             "user name" + ("s" if len(seated) > 1 else "") + ", " + ", ".join(f'"{n}"' for n in seated.values()))
+        if "" in [o.strip() for o in self.organisers]:
+            problems.append('organisers: an empty name "": write the forum user name of each organiser, or delete the "" ')
+        for owner, names in self.aliases.items():
+            if "" in [a.strip() for a in names]:
+                problems.append(f'aliases."{owner}": an empty alias "": write the nickname in the quotes, or delete it')
+        env = self.forum.password_env
+        if env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
+            problems.append("forum.password_env: the name of an environment variable has only letters, digits and _ "
+                            "(e.g. FORUMBOT_PASSWORD): if this is the password itself, delete it from the file (and change "
+                            "it if the file was shared), set it with `export FORUMBOT_PASSWORD=...` and write "
+                            'password_env = "FORUMBOT_PASSWORD"')
         for name in self.aliases:
             if name not in self.players and name not in seated.values():  # (a seat number told above)
                 problems.append(f'aliases."{name}": {name!r} is not in players (a player renamed or replaced? '
@@ -397,6 +408,8 @@ def load_config(path: str | Path) -> SeasonConfig:
     game = None
     if config is not None and not any(loc == ["players"] and "listed twice" in m for loc, m in found):
         game = _ruleset_check(config, found)  # (a name listed twice is told once, not again by the ruleset)
+    else:
+        _params_check(data, found)  # the players cannot be checked with the ruleset, its parameters can
     if found:
         raise ConfigError("\n".join(_lines(path, text, _one_per_mistake(found))))
     assert config is not None
@@ -497,26 +510,36 @@ def _split_key(problem: str) -> tuple[list, str]:
     return [], problem
 
 
-def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game | None:
-    """The game ``config`` starts (its ruleset, players, parameters and draw accepted), or None with the
-    reason added to ``found``. An alias of a name not among the players is left out (told already)."""
+def _params_check(data: dict[str, Any], found: list[tuple[list, str]]) -> bool:
+    """Whether ``data["params"]`` suits the ruleset ``data["ruleset"]`` names (True when it names none);
+    what does not is added to ``found`` ("params.KEY", its message)."""
     from forumbot.config_messages import plain_errors
     from forumbot.engine.ruleset import get_ruleset
 
+    params = data.get("params", {})
     try:
-        cls = get_ruleset(config.ruleset)
-    except KeyError:
-        cls = None
-    if cls is not None:
-        try:
-            cls.Params.model_validate(config.params)
-        except ValidationError as exc:
-            errors = plain_errors(exc, config.params, {(): cls.Params}, {}, {})
-            names = ", ".join(cls.Params.model_fields) or "none"
-            found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}{_elsewhere(loc, cls.id)}"
-                                                   if message.startswith("unknown key") else ""))
-                      for loc, message in errors]
-            return None
+        cls = get_ruleset(data.get("ruleset"))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        return True
+    if not isinstance(params, dict):
+        return True  # told as a table
+    try:
+        cls.Params.model_validate(params)
+    except ValidationError as exc:
+        errors = plain_errors(exc, params, {(): cls.Params}, {}, {})
+        names = ", ".join(cls.Params.model_fields) or "none"
+        found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}{_elsewhere(loc, cls.id)}"
+                                               if message.startswith("unknown key") else ""))
+                  for loc, message in errors]
+        return False
+    return True
+
+
+def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game | None:
+    """The game ``config`` starts (its ruleset, players, parameters and draw accepted), or None with the
+    reason added to ``found``. An alias of a name not among the players is left out (told already)."""
+    if not _params_check({"ruleset": config.ruleset, "params": config.params}, found):
+        return None
     known = {k: v for k, v in config.aliases.items() if k in config.players}
     checked = config if known == config.aliases else config.model_copy(update={"aliases": known})
     try:

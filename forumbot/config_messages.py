@@ -23,6 +23,13 @@ ENTRY_NOUNS = {"players": "player", "organisers": "organiser", "aliases": "alias
 _SEPARATORS = "[，、,；;]"
 #: the season file's durations (written "24h"), by their key under [schedule]; every entry of schedule.lengths is one
 DURATION_KEYS = {"default", "poll_interval", "grace", "outage", "post_delay", "reminders", "vote_count_before", "lengths"}
+#: (key, a value as people write it, lower case) -> the value meant
+_VALUE_WORDS = {("locale", "zh-cn"): "zh-Hans", ("locale", "zh-sg"): "zh-Hans", ("locale", "cn"): "zh-Hans",
+                ("locale", "zh"): "zh-Hans", ("locale", "简体"): "zh-Hans", ("locale", "简体中文"): "zh-Hans",
+                ("locale", "zh-tw"): "zh-Hant", ("locale", "zh-hk"): "zh-Hant", ("locale", "繁體"): "zh-Hant",
+                ("locale", "繁體中文"): "zh-Hant", ("locale", "english"): "en", ("locale", "en-us"): "en",
+                ("locale", "en-gb"): "en", ("charset", "gb2312"): "gbk", ("charset", "gb18030"): "gbk",
+                ("charset", "utf8"): "utf-8"}
 _TYPE_WORDS = {"int": "a whole number (digits, no quotes)", "string": "text in quotes",
                "float": "a number (digits, no quotes)", "bool": "true or false (no quotes)"}
 
@@ -159,14 +166,21 @@ def _message(e: dict[str, Any], keys: Loc, value: Any, data: dict[str, Any],
     if kind == "missing":
         return "missing: " + missing_hints.get(".".join(str(k) for k in keys), "add it (see docs/config.md)")
     if kind == "literal_error":
-        return f"{_shown(value)} is not allowed: write one of {ctx.get('expected', '')}".rstrip()
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        written = str(value).strip().lower().replace("_", "-")
+        meant = [a for a in allowed if a.lower().replace("_", "-") == written] or (
+            [_VALUE_WORDS[(leaf, written)]] if (leaf, written) in _VALUE_WORDS else []) or difflib.get_close_matches(
+            str(value), allowed, n=1, cutoff=0.75)
+        hint = f"did you mean {leaf} = \"{meant[0]}\"? " if meant else ""
+        return f"{_shown(value)} is not allowed: {hint}write one of {ctx.get('expected', '')}".rstrip()
     if kind in ("list_type", "tuple_type", "set_type"):
         example = _quoted_list([str(value)]) if isinstance(value, str | int) else '["..."]'
         return f"write {leaf} as a list, in brackets: {leaf} = {example}"
     if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool) \
             and keys[:1] == ["schedule"] and len(keys) > 1 and keys[1] in DURATION_KEYS:
-        return (f"{_shown(value)} is a number without its unit: write a duration in quotes, e.g. \"{_shown(value)}h\" "
-                "(h hours, m minutes, s seconds, d days)")
+        unit = "m" if value > 48 else "h"  # 120 is more likely minutes than five days
+        return (f"{_shown(value)} is a number without its unit: write a duration in quotes, e.g. "
+                f"\"{_shown(value)}{unit}\" (h hours, m minutes, s seconds, d days)")
     if kind == "string_type":
         return f"{_shown(value)} is not text: write it in quotes, \"{_shown(value)}\""
     if kind in ("int_type", "int_parsing", "int_from_float"):

@@ -214,6 +214,11 @@ def _value_advice(leaf: str, value: str) -> str:
             return (f"not a valid date-time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03T20:00:00 "
                     "(year-month-day, T, hours:minutes:seconds, no quotes)")
         return f"not a valid date{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03 (no quotes)"
+    if re.match(r"^\d{4}\s*[/年.]\s*\d{1,2}", value):
+        return (f"not a valid date-time: write e.g. {leaf} = 2026-12-03T20:00:00 (year-month-day with '-', T, "
+                "hours:minutes:seconds, no quotes)")
+    if re.match(r"^\d{1,2}\s*[点點时時]", value) or re.match(r"^(?:晚上|下午|上午|早上|中午|凌晨)", value):
+        return f"not a valid time: write e.g. {leaf} = 22:00:00 (hours:minutes:seconds on the 24-hour clock, no quotes)"
     if _TIME.match(value) or re.match(r"^\d{1,2}:\d", value):
         problem = _time_problem(value)
         return (f"not a valid time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 22:00:00 "

@@ -77,7 +77,23 @@ MISTAKES = [
      "spelling and its table; docs/config.md lists the keys allowed); sunlight's parameters are win_threshold, "),
     ("sunlight", "win_threshold = 0.35", "win_threshold = 0.35\nkillers = 3", "(killers is a parameter of killer_club: "
      "a file copied from another game? delete it)"),
-    ("sunlight", 'locale = "zh-Hans"', 'locale = "zh-CN"', "line 11: locale: 'zh-CN' is not allowed: write one of"),
+    ("sunlight", 'locale = "zh-Hans"', 'locale = "zh-CN"', "line 11: locale: 'zh-CN' is not allowed: did you mean "
+     "locale = \"zh-Hans\"? write one of 'zh-Hans', 'zh-Hant' or 'en'"),
+    ("sunlight", 'locale = "zh-Hans"', 'locale = "zh-tw"', 'did you mean locale = "zh-Hant"?'),
+    ("sunlight", 'locale = "zh-Hans"', 'locale = "fr"', "locale: 'fr' is not allowed: write one of"),
+    ("sunlight", 'engine = "flaskbb"', 'engine = "FlaskBB"', 'did you mean engine = "flaskbb"?'),
+    ("vampire_village", 'team_order = "last"', 'team_order = "Last"', 'did you mean team_order = "last"?'),
+    ("sunlight", "outage =", 'straddling = "ontime"\noutage =', 'did you mean straddling = "on_time"?'),
+    ("sunlight", 'organisers = ["组织者"]', 'organisers = [""]', 'line 20: organisers: an empty name "": write the '),
+    ("sunlight", '"张三" = ["小张", "三哥"]', '"张三" = ["小张", ""]', 'line 33: aliases.张三: an empty alias "": write'),
+    ("sunlight", 'password_env = "FORUMBOT_PASSWORD"', 'password_env = "hunter2!"', "line 48: forum.password_env: the "
+     "name of an environment variable has only letters, digits and _ (e.g. FORUMBOT_PASSWORD): if this is the "
+     "password itself, delete it"),
+    ("sunlight", "daily_deadline = 22:00:00", "daily_deadline = 22点", "schedule.daily_deadline: not a valid time: "
+     "write e.g. daily_deadline = 22:00:00"),
+    ("sunlight", "daily_deadline = 22:00:00", "daily_deadline = 晚上10点", "schedule.daily_deadline: not a valid time"),
+    ("sunlight", 'poll = "2h"', "poll = 120", 'schedule.lengths.poll: 120 is a number without its unit: write a '
+     'duration in quotes, e.g. "120m"'),
     ("sunlight", '"Asia/Shanghai"', '"Beijing"', "time_zone: 'Beijing' is not a time zone name; write time_zone = "
      '"Asia/Shanghai"'),
     ("sunlight", '"Asia/Shanghai"', '"北京时间"', 'write time_zone = "Asia/Shanghai"'),
@@ -85,7 +101,7 @@ MISTAKES = [
     ("sunlight", '"Asia/Shanghai"', '"Asia/Shangai"', 'did you mean time_zone = "Asia/Shanghai"?'),
     ("sunlight", '"Asia/Shanghai"', '"UTC+8"', 'write the zone of a place, e.g. time_zone = "Asia/Shanghai" (or '
      '"Asia/Taipei"), which follows its daylight saving; a fixed UTC+8 is time_zone = "Etc/GMT-8"'),
-    ("sunlight", 'engine = "flaskbb"', 'engine = "Discuz"', "forum.engine: 'Discuz' is not allowed: write one of"),
+    ("sunlight", 'engine = "flaskbb"', 'engine = "Discuz"', "forum.engine: 'Discuz' is not allowed: did you mean engine = \"discuz\"?"),
     ("sunlight", '"http://127.0.0.1:8080"', '"127.0.0.1:8080"', "forum.base_url: base_url must start with http://"),
     ("sunlight", 'forum_id = 2', 'thread_id = "http://127.0.0.1:8080/topic/12"',
      "forum.thread_id: 'http://127.0.0.1:8080/topic/12' is not a whole number"),
@@ -96,7 +112,7 @@ MISTAKES = [
      "params.vote_in_thread: 'False' is not true or false as TOML writes them: write vote_in_thread = true or"),
     ("killer_club", 'vote_in_thread = false', 'vote_in_thread = 否', "'否' is not true or false as TOML writes them"),
     ("killer_club", 'tie_fallback = "nobody"', 'tie_fallback = "none"', "params.tie_fallback: 'none' is not allowed"),
-    ("vampire_village", 'team_order = "last"', 'team_order = "Last"', "params.team_order: 'Last' is not allowed"),
+    ("vampire_village", 'team_order = "last"', 'team_order = "Last"', "params.team_order: 'Last' is not allowed: did"),
     ("human_kill", 'distribution = "standard"', 'distribution = "thirdss"', "params.distribution: 'thirdss' is not"),
     ("interview_vampire", 'vampire_rule = "final"', 'vampire_rule = "finals"', "params.vampire_rule: 'finals' is not"),
     # parameters
@@ -133,7 +149,9 @@ MISTAKES = [
     ("sunlight", "# start = 20", "start = 20261206 #", "schedule.start: 20261206 is a number, not a time: write e.g. "
      "start = 2026-12-03T20:00:00"),
     ("sunlight", "# start = 20", "start = 2026-12-06 20:00 #", "not a valid date-time (the seconds are missing)"),
-    ("sunlight", "# start = 20", "start = 2026/12/06 20:00 #", "schedule.start: '2026/12/06 20:00"),
+    ("sunlight", "# start = 20", "start = 2026/12/06 20:00 #", "schedule.start: not a valid date-time: write e.g. "
+     "start = 2026-12-03T20:00:00 (year-month-day with '-'"),
+    ("sunlight", "# start = 20", "start = 2026年12月6日 #", "schedule.start: not a valid date-time: write e.g."),
     ("sunlight", "# start = 20", 'start = "12月6日晚8点" #', "schedule.start: '12月6日晚8点' is not a valid date-time"),
     ("sunlight", 'kill = "20h"', 'kill = "1h30"', "schedule.lengths.kill: '1h30': the minutes need their unit too: "
      'write "1h30m"'),
@@ -173,6 +191,13 @@ def test_a_mistake_is_told_on_one_line_with_its_key_and_fix(tmp_path, written, r
     assert old in text, old
     lines = _told(tmp_path, text.replace(old, new, 1))
     assert len(lines) == 1 and words in lines[0], lines
+
+
+def test_a_wrong_parameter_is_told_when_the_players_are_wrong_too(tmp_path, written):
+    text = (written["sunlight"].replace('"李四", "王五"', '"李四", "@王五"')
+            .replace("win_threshold = 0.35", "win_threshold = 1.35").replace('engine = "flaskbb"', 'engine = "Flaskbb"'))
+    lines = _told(tmp_path, text)
+    assert len(lines) == 3 and "line 37: params.win_threshold: 1.35 is too large" in lines[1], lines
 
 
 def test_several_mistakes_are_told_at_once(tmp_path, written):
