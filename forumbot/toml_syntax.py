@@ -61,15 +61,22 @@ def written_twice(text: str) -> tuple[str, int, int] | None:
     Array-of-tables headers (``[[x]]``) may repeat; a table whose keys were already set by a dotted key
     counts as written twice."""
     seen: dict[str, int] = {}
+    arrays: set[str] = set()
     table: list[str] = []
     for number, raw in enumerate(_blank_multiline_strings(text).splitlines(), start=1):
         if header := _TABLE_LINE.match(raw):
             table = key_parts(header.group(2))
             name = ".".join(table)
             if header.group(1) == "[[":
+                if name in seen and name not in arrays:  # a key or [table] of that name, then [[name]]
+                    return name, seen[name], number
                 # every [[x]] opens a new table: its keys start afresh
                 seen = {k: v for k, v in seen.items() if not k.startswith(name + ".")}
+                arrays.add(name)
+                seen.setdefault(name, number)
                 continue
+            if name in arrays:
+                return name, seen[name], number
             if name in seen:
                 return name, seen[name], number
             seen[name] = number

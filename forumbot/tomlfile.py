@@ -214,6 +214,8 @@ def _value_advice(leaf: str, value: str) -> str:
             return (f"not a valid date-time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03T20:00:00 "
                     "(year-month-day, T, hours:minutes:seconds, no quotes)")
         return f"not a valid date{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03 (no quotes)"
+    if percent := re.fullmatch(r"(\d+(?:\.\d+)?)\s*[%％]", value):
+        return f"a percentage is written as a fraction, without %: {leaf} = {float(percent.group(1)) / 100:g}"
     if re.match(r"^\d{4}\s*[/年.]\s*\d{1,2}", value):
         return (f"not a valid date-time: write e.g. {leaf} = 2026-12-03T20:00:00 (year-month-day with '-', T, "
                 "hours:minutes:seconds, no quotes)")

@@ -126,6 +126,10 @@ MISTAKES = [
     ("sunlight", "win_threshold = 0.35", "win_treshold = 0.35", "params.win_treshold: unknown key: did you mean"),
     ("sunlight", "win_threshold = 0.35", 'win_threshold = "35%"', "'35%' is not a number: write digits without "
      "quotes, e.g. win_threshold = 0.35"),
+    ("sunlight", "win_threshold = 0.35", "win_threshold = 35%", "params.win_threshold: a percentage is written as a "
+     "fraction, without %: win_threshold = 0.35"),
+    ("sunlight", "[aliases]", '[[players]]\nname = "x"\n[aliases]', "line 32: players: written as a key on line 23 and "
+     "as a table on line 32"),
     ("human_kill", "kyokkou_chance = 0.05", 'kyokkou_chance = "5%"', "e.g. kyokkou_chance = 0.05"),
     ("sunlight", "win_threshold = 0.35", "win_threshold = 35", "params.win_threshold: 35 is too large"),
     ("killer_club", "# killers = 3", "killers = 9", "params.killers: killer_club needs fewer killers"),
