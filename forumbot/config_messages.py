@@ -119,6 +119,20 @@ def plain_errors(exc: ValidationError, data: dict[str, Any], models: dict[tuple[
     return result
 
 
+def _id_in_address(address: str, leaf: str) -> str | None:
+    """The thread's (or board's) number in its address: Discuz!'s tid= (fid=), phpBB's t= (f=), or the first
+    number of the path (FlaskBB /topic/12, NodeBB /topic/12/slug); None when there is none."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(address)
+    query = parse_qs(parts.query)
+    for name in (("tid", "t") if leaf == "thread_id" else ("fid", "f")):
+        if query.get(name, [""])[0].isdigit():
+            return query[name][0]
+    m = re.search(r"\d+", parts.path)
+    return m.group(0) if m else None
+
+
 def _home_table(leaf: str, parent: Loc, models: dict[tuple[str, ...], type[BaseModel]]) -> str | None:
     """Where the key ``leaf``, written in the table ``parent`` that has no such key, belongs: "[schedule]",
     "the top level", or None when no table of ``models`` has it."""
@@ -183,6 +197,10 @@ def _message(e: dict[str, Any], keys: Loc, value: Any, data: dict[str, Any],
                 f"\"{_shown(value)}{unit}\" (h hours, m minutes, s seconds, d days)")
     if kind == "string_type":
         return f"{_shown(value)} is not text: write it in quotes, \"{_shown(value)}\""
+    if kind in ("int_type", "int_parsing", "int_from_float") and leaf in ("thread_id", "forum_id") \
+            and isinstance(value, str) and "://" in value and (number := _id_in_address(value, leaf)):
+        return (f"{_shown(value)} is the address, not the number: write {leaf} = {number} (the "
+                f"{'thread' if leaf == 'thread_id' else 'board'}'s number in its address, without quotes)")
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"{_shown(value)} is not a whole number: write digits without quotes, e.g. {leaf} = 3"
     if kind in ("float_type", "float_parsing"):
