@@ -8,6 +8,7 @@ in this file (``[forum]`` names an environment variable or a secrets file).
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime, time, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -40,8 +41,32 @@ class ConfigError(ValueError):
 
 
 def _duration_text(text: str) -> str:
-    parse_duration(text)
+    checked_duration(text)
     return text
+
+
+def checked_duration(text: str) -> timedelta:
+    """``text`` read by :func:`parse_duration`; its ValueError says, where a person's way of writing a
+    duration is recognised, what to write instead: "1h30" -> "1h30m", "24" -> "24h"."""
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        written = text.strip()
+        if re.fullmatch(r"\d+", written):
+            raise ValueError(f"{text!r} has no unit: write e.g. \"{written}h\" (h hours, m minutes, s seconds, "
+                             "d days)") from None
+        if m := re.fullmatch(r"(\d+)\s*h\s*(\d+)", written, flags=re.IGNORECASE):
+            raise ValueError(f"{text!r}: the minutes need their unit too: write \"{m.group(1)}h{m.group(2)}m\"") from None
+        raise exc from None
+
+
+def _not_a_number(value: Any, example: str) -> Any:
+    """``value`` unless it is a number (pydantic would read 22 as 22 seconds past midnight, or as a Unix
+    time): a time or date-time is written as one."""
+    if isinstance(value, int | float):
+        shown = str(value).lower()
+        raise ValueError(f"{shown} is a number, not a time: write e.g. {example} (no quotes)")
+    return value
 
 
 # A duration such as "24h"; checked where it is written, so that an error names its key (schedule.lengths.night).
@@ -70,15 +95,25 @@ class Schedule(BaseModel):
     @field_validator("default", "poll_interval", "grace", "outage", "post_delay")
     @classmethod
     def _duration(cls, v: str) -> str:
-        parse_duration(v)
+        checked_duration(v)
         return v
 
     @field_validator("reminders", "vote_count_before")
     @classmethod
     def _reminders(cls, v: list[str]) -> list[str]:
         for text in v:
-            parse_duration(text)
+            checked_duration(text)
         return v
+
+    @field_validator("start", mode="before")
+    @classmethod
+    def _start_written(cls, v: Any) -> Any:
+        return _not_a_number(v, "start = 2026-12-03T20:00:00")
+
+    @field_validator("daily_deadline", mode="before")
+    @classmethod
+    def _deadline_written(cls, v: Any) -> Any:
+        return _not_a_number(v, "daily_deadline = 22:00:00")
 
     def length(self, kind: str) -> timedelta:
         """The length of a phase of ``kind``."""
@@ -135,7 +170,7 @@ class SeasonConfig(BaseModel):
         try:
             ZoneInfo(v)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"{v!r} is not a time zone name; write e.g. Asia/Shanghai, Asia/Taipei, Europe/London") from None
+            raise ValueError(f"{v!r} is not a time zone name; " + _zone_advice(v)) from None
         return v
 
     @field_validator("players")
@@ -144,6 +179,15 @@ class SeasonConfig(BaseModel):
         for name in v:
             if not name.strip() or name != name.strip():
                 raise ValueError(f"{name!r}: a player name must be a forum user name, not empty, without spaces around it")
+            if _SEAT_NUMBER.match(name):
+                continue  # told with the seat number (SeasonConfig.problems)
+            if name.startswith(("@", "＠")) and name[1:].strip():
+                raise ValueError(f"{name!r} starts with {name[0]!r}, as a mention does: write the user name without "
+                                 f'it, "{name[1:].strip()}"')
+            if hidden := next((ch for ch in name if unicodedata.category(ch) in ("Cf", "Cc")), None):
+                clean = "".join(ch for ch in name if unicodedata.category(ch) not in ("Cf", "Cc"))
+                raise ValueError(f"{name!r} holds an invisible character (U+{ord(hidden):04X}, often copied from a web "
+                                 f'page with the name): type the name again, "{clean}"')
             if mark := next((ch for ch in "，、,；;" if ch in name), None):
                 parts = [p.strip() for p in re.split("[，、,；;]", name) if p.strip()]
                 raise ValueError(f"{name!r} holds {mark!r}: several names in one pair of quotes? Quote each name: "
@@ -165,8 +209,24 @@ class SeasonConfig(BaseModel):
         the players, no thread or board, the judge among the players, two names that read alike, a phase
         kind the ruleset does not open, a missing templates folder."""
         problems = []
+        seated = {name: m.group(1) for name in self.players if (m := _SEAT_NUMBER.match(name))}
+        if seated:
+            problems.append(f"players: {', '.join(repr(n) for n in seated)} start{'s' if len(seated) == 1 else ''} with "
+                            "a seat number: the list is in seat order already (seat 1 first); write only the forum "
+                            "user name" + ("s" if len(seated) > 1 else "") + ", " + ", ".join(f'"{n}"' for n in seated.values()))
+        if "" in [o.strip() for o in self.organisers]:
+            problems.append('organisers: an empty name "": write the forum user name of each organiser, or delete the "" ')
+        for owner, names in self.aliases.items():
+            if "" in [a.strip() for a in names]:
+                problems.append(f'aliases."{owner}": an empty alias "": write the nickname in the quotes, or delete it')
+        env = self.forum.password_env
+        if env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", env):
+            problems.append("forum.password_env: the name of an environment variable has only letters, digits and _ "
+                            "(e.g. FORUMBOT_PASSWORD): if this is the password itself, delete it from the file (and change "
+                            "it if the file was shared), set it with `export FORUMBOT_PASSWORD=...` and write "
+                            'password_env = "FORUMBOT_PASSWORD"')
         for name in self.aliases:
-            if name not in self.players:
+            if name not in self.players and name not in seated.values():  # (a seat number told above)
                 problems.append(f'aliases."{name}": {name!r} is not in players (a player renamed or replaced? '
                                 "write the alias under the player's name as it is in players, or delete it)")
         if self.forum.thread_id is None and self.forum.forum_id is None:
@@ -259,6 +319,44 @@ class SeasonConfig(BaseModel):
         return s.astimezone(ZoneInfo("UTC"))
 
 
+#: a seat number written before a name: "1号 张三", "2. 李四", "3、王五", "04 赵六" (the name after it in group 1)
+_SEAT_NUMBER = re.compile(r"^(?:第\s*)?\d{1,2}\s*(?:号|號|位)?(?:\s+|\s*[.．、:：)）\]】-]\s*)(\D.*)$")
+
+
+#: what organisers write for a zone -> the zone's name
+_ZONE_WORDS = {"beijing": "Asia/Shanghai", "asia/beijing": "Asia/Shanghai", "北京": "Asia/Shanghai", "北京时间": "Asia/Shanghai", "china": "Asia/Shanghai",
+               "中国": "Asia/Shanghai", "cst": "Asia/Shanghai", "taipei": "Asia/Taipei", "台北": "Asia/Taipei",
+               "臺北": "Asia/Taipei", "hong kong": "Asia/Hong_Kong", "香港": "Asia/Hong_Kong", "tokyo": "Asia/Tokyo",
+               "japan": "Asia/Tokyo", "london": "Europe/London", "uk": "Europe/London"}
+
+
+def _zone_advice(written: str) -> str:
+    """What to write instead of a time zone ``written`` that is not one: a zone's name in its right case, a
+    city's zone, or for "UTC+8" the zone of a place (a fixed offset ignores daylight saving)."""
+    import difflib
+    from zoneinfo import available_timezones
+
+    folded = written.strip().lower()
+    if folded in _ZONE_WORDS:
+        return f'write time_zone = "{_ZONE_WORDS[folded]}"'
+    zones = sorted(available_timezones())
+    same = [z for z in zones if z.lower() == folded.replace(" ", "_")]
+    if same:
+        return f'write time_zone = "{same[0]}" (the names are written with this case)'
+    if m := re.fullmatch(r"(?:utc|gmt)\s*([+-])\s*(\d{1,2})(?::?00)?", folded):
+        hours = int(m.group(2))
+        place = {8: 'time_zone = "Asia/Shanghai" (or "Asia/Taipei")', 9: 'time_zone = "Asia/Tokyo"',
+                 0: 'time_zone = "Europe/London"', 1: 'time_zone = "Europe/Berlin"'}.get(
+            hours if m.group(1) == "+" else -hours, 'time_zone = "Asia/Shanghai"')
+        fixed = f"Etc/GMT{'-' if m.group(1) == '+' else '+'}{hours}"
+        return (f"write the zone of a place, e.g. {place}, which follows its daylight saving; a fixed "
+                f"UTC{m.group(1)}{hours} is time_zone = \"{fixed}\" (its sign is reversed in the name)")
+    near = difflib.get_close_matches(written, zones, n=1, cutoff=0.8)
+    if near:
+        return f'did you mean time_zone = "{near[0]}"?'
+    return "write e.g. Asia/Shanghai, Asia/Taipei, Europe/London"
+
+
 def _how_alike(a: str, b: str) -> str:
     """How two names that fold alike differ, in the words an organiser knows."""
     import unicodedata
@@ -320,8 +418,10 @@ def load_config(path: str | Path) -> SeasonConfig:
     game = None
     if config is not None and not any(loc == ["players"] and "listed twice" in m for loc, m in found):
         game = _ruleset_check(config, found)  # (a name listed twice is told once, not again by the ruleset)
+    else:
+        _params_check(data, found)  # the players cannot be checked with the ruleset, its parameters can
     if found:
-        raise ConfigError("\n".join(_lines(path, text, found)))
+        raise ConfigError("\n".join(_lines(path, text, _one_per_mistake(found))))
     assert config is not None
     config._warnings = season_warnings(config, text, game)
     return config
@@ -386,6 +486,33 @@ def _stand_in_forum(data: dict[str, Any]) -> dict[str, Any] | None:
     return {**data, "forum": stand_in}
 
 
+def _one_per_mistake(found: list[tuple[list, str]]) -> list[tuple[list, str]]:
+    """``found`` with what follows from another line left out: a required key told missing when a
+    misspelling of it is told ("playres: did you mean players?"), and after the first key of a table told
+    to belong to another one (its header missing), the keys after it that belong there too (one line
+    names them all)."""
+    misspelt = {(tuple(loc[:-1]), m.group(1)) for loc, message in found
+                if (m := re.match(r"unknown key: did you mean (\w+)\?", message))}
+    misspelt |= {((), m.group(1)) for loc, message in found
+                 if (m := re.match(r"(\w+) is a key of the top level", message))}  # written below a [table]
+    kept: list[tuple[list, str]] = []
+    moved: dict[tuple[tuple, str], int] = {}
+    for loc, message in found:
+        if message.startswith("missing:") and (tuple(loc[:-1]), str(loc[-1])) in misspelt:
+            continue
+        if m := re.match(r"(\w+) is a key of (.+?), not of (\[.+?\]): ", message):
+            group = (tuple(loc[:-1]), m.group(2))
+            if group in moved:
+                first_loc, first = kept[moved[group]]
+                kept[moved[group]] = (first_loc, first.replace(" below it belong", f", {m.group(1)} below it belong")
+                                      if " below it belong" in first
+                                      else f"{first} ({m.group(1)} below it belong to {m.group(2)} too)")
+                continue
+            moved[group] = len(kept)
+        kept.append((loc, message))
+    return kept
+
+
 def _split_key(problem: str) -> tuple[list, str]:
     """("key path", message) of a "key: message" problem (a player's name in quotes: aliases."张三")."""
     if m := re.match(r'^([a-z_]+(?:\.(?:[a-z_]+|"[^"]+"))*): ', problem):
@@ -393,26 +520,36 @@ def _split_key(problem: str) -> tuple[list, str]:
     return [], problem
 
 
-def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game | None:
-    """The game ``config`` starts (its ruleset, players, parameters and draw accepted), or None with the
-    reason added to ``found``. An alias of a name not among the players is left out (told already)."""
+def _params_check(data: dict[str, Any], found: list[tuple[list, str]]) -> bool:
+    """Whether ``data["params"]`` suits the ruleset ``data["ruleset"]`` names (True when it names none);
+    what does not is added to ``found`` ("params.KEY", its message)."""
     from forumbot.config_messages import plain_errors
     from forumbot.engine.ruleset import get_ruleset
 
+    params = data.get("params", {})
     try:
-        cls = get_ruleset(config.ruleset)
-    except KeyError:
-        cls = None
-    if cls is not None:
-        try:
-            cls.Params.model_validate(config.params)
-        except ValidationError as exc:
-            errors = plain_errors(exc, config.params, {(): cls.Params}, {}, {})
-            names = ", ".join(cls.Params.model_fields) or "none"
-            found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}"
-                                                   if message.startswith("unknown key") else ""))
-                      for loc, message in errors]
-            return None
+        cls = get_ruleset(data.get("ruleset"))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        return True
+    if not isinstance(params, dict):
+        return True  # told as a table
+    try:
+        cls.Params.model_validate(params)
+    except ValidationError as exc:
+        errors = plain_errors(exc, params, {(): cls.Params}, {}, {})
+        names = ", ".join(cls.Params.model_fields) or "none"
+        found += [(["params", *loc], message + (f"; {cls.id}'s parameters are {names}{_elsewhere(loc, cls.id)}"
+                                               if message.startswith("unknown key") else ""))
+                  for loc, message in errors]
+        return False
+    return True
+
+
+def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game | None:
+    """The game ``config`` starts (its ruleset, players, parameters and draw accepted), or None with the
+    reason added to ``found``. An alias of a name not among the players is left out (told already)."""
+    if not _params_check({"ruleset": config.ruleset, "params": config.params}, found):
+        return None
     known = {k: v for k, v in config.aliases.items() if k in config.players}
     checked = config if known == config.aliases else config.model_copy(update={"aliases": known})
     try:
@@ -423,6 +560,8 @@ def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game 
         loc = ["players"]
         if message.startswith("unknown ruleset"):
             loc = ["ruleset"]
+            if near := _ruleset_meant(config.ruleset):
+                message = f"unknown ruleset {config.ruleset!r}: did you mean ruleset = \"{near}\"? ({message.split('; ', 1)[1]})"
         elif config.roles and ("draw" in message or "role" in message):
             loc = ["roles"]
         elif written := [k for k in config.params if re.search(rf"\b(?:{re.escape(k)}|{re.escape(k.rstrip('s'))})\b", message)]:
@@ -430,6 +569,41 @@ def _ruleset_check(config: SeasonConfig, found: list[tuple[list, str]]) -> Game 
         found.append((loc, message))
         return None
     return game
+
+
+#: the rulebooks' titles, as organisers call the games, and their rulesets
+RULESET_TITLES = {"阳光下的罪恶": "sunlight", "陽光下的罪惡": "sunlight", "殺人遊戲": "killer_club", "杀人游戏": "killer_club",
+                  "吸血鬼村莊": "vampire_village", "吸血鬼村庄": "vampire_village", "人类杀": "human_kill",
+                  "人類殺": "human_kill", "夜访吸血鬼": "interview_vampire", "夜訪吸血鬼": "interview_vampire"}
+
+
+def _ruleset_meant(written: str) -> str | None:
+    """The ruleset id ``written`` probably means: a rulebook's title, another case or spacing, a misspelling."""
+    import difflib
+
+    from forumbot.engine.ruleset import ruleset_ids
+
+    ids = list(ruleset_ids())
+    if (title := next((rid for t, rid in RULESET_TITLES.items() if t in written), None)) is not None:
+        return title
+    squeezed = re.sub(r"[\s\-]+", "_", written.strip().lower())
+    if squeezed in ids:
+        return squeezed
+    near = difflib.get_close_matches(squeezed, ids, n=1, cutoff=0.7)
+    return near[0] if near else None
+
+
+def _elsewhere(loc: list, ruleset: str) -> str:
+    """" (killers is a parameter of killer_club)" when the unknown parameter at ``loc`` is one of another
+    ruleset's (a file copied from another game's), else ""."""
+    from forumbot.engine.ruleset import get_ruleset, ruleset_ids
+
+    if len(loc) != 1:
+        return ""
+    owners = [rid for rid in ruleset_ids() if rid != ruleset and str(loc[0]) in get_ruleset(rid).Params.model_fields]
+    if not owners:
+        return ""
+    return f" ({loc[0]} is a parameter of {' and '.join(owners)}: a file copied from another game? delete it)"
 
 
 def _lines(path: Path, text: str, found: list[tuple[list, str]]) -> list[str]:

@@ -21,6 +21,15 @@ Loc = list[str | int]
 ENTRY_NOUNS = {"players": "player", "organisers": "organiser", "aliases": "alias", "reminders": "reminder",
                "vote_count_before": "time", "exact_kinds": "phase kind", "thread_marks": "mark"}
 _SEPARATORS = "[，、,；;]"
+#: the season file's durations (written "24h"), by their key under [schedule]; every entry of schedule.lengths is one
+DURATION_KEYS = {"default", "poll_interval", "grace", "outage", "post_delay", "reminders", "vote_count_before", "lengths"}
+#: (key, a value as people write it, lower case) -> the value meant
+_VALUE_WORDS = {("locale", "zh-cn"): "zh-Hans", ("locale", "zh-sg"): "zh-Hans", ("locale", "cn"): "zh-Hans",
+                ("locale", "zh"): "zh-Hans", ("locale", "简体"): "zh-Hans", ("locale", "简体中文"): "zh-Hans",
+                ("locale", "zh-tw"): "zh-Hant", ("locale", "zh-hk"): "zh-Hant", ("locale", "繁體"): "zh-Hant",
+                ("locale", "繁體中文"): "zh-Hant", ("locale", "english"): "en", ("locale", "en-us"): "en",
+                ("locale", "en-gb"): "en", ("charset", "gb2312"): "gbk", ("charset", "gb18030"): "gbk",
+                ("charset", "utf8"): "utf-8"}
 _TYPE_WORDS = {"int": "a whole number (digits, no quotes)", "string": "text in quotes",
                "float": "a number (digits, no quotes)", "bool": "true or false (no quotes)"}
 
@@ -110,6 +119,42 @@ def plain_errors(exc: ValidationError, data: dict[str, Any], models: dict[tuple[
     return result
 
 
+def _id_in_address(address: str, leaf: str) -> str | None:
+    """The thread's (or board's) number in its address: Discuz!'s tid= (fid=), phpBB's t= (f=), or the first
+    number of the path (FlaskBB /topic/12, NodeBB /topic/12/slug); None when there is none."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(address)
+    query = parse_qs(parts.query)
+    for name in (("tid", "t") if leaf == "thread_id" else ("fid", "f")):
+        if query.get(name, [""])[0].isdigit():
+            return query[name][0]
+    m = re.search(r"\d+", parts.path)
+    return m.group(0) if m else None
+
+
+def _home_table(leaf: str, parent: Loc, models: dict[tuple[str, ...], type[BaseModel]]) -> str | None:
+    """Where the key ``leaf``, written in the table ``parent`` that has no such key, belongs: "[schedule]",
+    "the top level", or None when no table of ``models`` has it."""
+    for path, model in models.items():
+        if list(path) != [str(p) for p in parent] and leaf in model.model_fields and leaf != "path":
+            return f"[{'.'.join(path)}]" if path else "the top level"
+    return None
+
+
+def _number_example(value: Any, keys: Loc, models: dict[tuple[str, ...], type[BaseModel]]) -> str:
+    """A number to show in "e.g. key = ...": "35%" as 0.35, else the key's default (a chance of 0.05 is
+    not shown as 15), else 15."""
+    if isinstance(value, str) and (m := re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*[%％]\s*", value)):
+        return f"{float(m.group(1)) / 100:g}"
+    model = models.get(tuple(str(k) for k in keys[:-1]))
+    field = model.model_fields.get(str(keys[-1])) if model is not None and keys else None
+    default = field.default if field is not None else None
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return f"{default:g}"
+    return "15"
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()
@@ -125,21 +170,41 @@ def _message(e: dict[str, Any], keys: Loc, value: Any, data: dict[str, Any],
     if kind == "extra_forbidden":
         model = models.get(tuple(str(k) for k in keys[:-1]))
         near = difflib.get_close_matches(leaf, list(model.model_fields) if model else [], n=1, cutoff=0.7)
+        if not near and (home := _home_table(leaf, keys[:-1], models)) is not None:
+            here = f"[{'.'.join(str(k) for k in keys[:-1])}]" if keys[:-1] else "the top level"
+            return (f"{leaf} is a key of {home}, not of {here}: " + (
+                f"move it above the first [table] header (a key below [{keys[0]}] belongs to [{keys[0]}])"
+                if home == "the top level" else f"is the {home} header missing above it?"))
         return ("unknown key" + (f": did you mean {near[0]}?" if near else "")
                 + " (check its spelling and its table; docs/config.md lists the keys allowed)")
     if kind == "missing":
         return "missing: " + missing_hints.get(".".join(str(k) for k in keys), "add it (see docs/config.md)")
     if kind == "literal_error":
-        return f"{_shown(value)} is not allowed: write one of {ctx.get('expected', '')}".rstrip()
+        allowed = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        written = str(value).strip().lower().replace("_", "-")
+        meant = [a for a in allowed if a.lower().replace("_", "-") == written] or (
+            [_VALUE_WORDS[(leaf, written)]] if (leaf, written) in _VALUE_WORDS else []) or difflib.get_close_matches(
+            str(value), allowed, n=1, cutoff=0.75)
+        hint = f"did you mean {leaf} = \"{meant[0]}\"? " if meant else ""
+        return f"{_shown(value)} is not allowed: {hint}write one of {ctx.get('expected', '')}".rstrip()
     if kind in ("list_type", "tuple_type", "set_type"):
         example = _quoted_list([str(value)]) if isinstance(value, str | int) else '["..."]'
         return f"write {leaf} as a list, in brackets: {leaf} = {example}"
+    if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool) \
+            and keys[:1] == ["schedule"] and len(keys) > 1 and keys[1] in DURATION_KEYS:
+        unit = "m" if value > 48 else "h"  # 120 is more likely minutes than five days
+        return (f"{_shown(value)} is a number without its unit: write a duration in quotes, e.g. "
+                f"\"{_shown(value)}{unit}\" (h hours, m minutes, s seconds, d days)")
     if kind == "string_type":
         return f"{_shown(value)} is not text: write it in quotes, \"{_shown(value)}\""
+    if kind in ("int_type", "int_parsing", "int_from_float") and leaf in ("thread_id", "forum_id") \
+            and isinstance(value, str) and "://" in value and (number := _id_in_address(value, leaf)):
+        return (f"{_shown(value)} is the address, not the number: write {leaf} = {number} (the "
+                f"{'thread' if leaf == 'thread_id' else 'board'}'s number in its address, without quotes)")
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return f"{_shown(value)} is not a whole number: write digits without quotes, e.g. {leaf} = 3"
     if kind in ("float_type", "float_parsing"):
-        return f"{_shown(value)} is not a number: write digits without quotes, e.g. {leaf} = 15"
+        return f"{_shown(value)} is not a number: write digits without quotes, e.g. {leaf} = {_number_example(value, keys, models)}"
     if kind in ("bool_type", "bool_parsing"):
         return f"{_shown(value)} is not true or false: write {leaf} = true or {leaf} = false (no quotes)"
     if kind in ("dict_type", "model_type", "model_attributes_type"):

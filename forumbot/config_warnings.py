@@ -2,6 +2,7 @@
 ``run`` and ``serve``, which go on (an error stops them; a warning does not). Each warning is one line,
 "line N: key: what is likely wrong and what to do".
 
+- a player who is an organiser too;
 - a number of players outside the rulebook's table (:meth:`forumbot.engine.ruleset.Ruleset.table_sizes`);
 - a reminder as long as the phase it is for, or longer (it would fall before the phase opens);
 - a ``start`` or ``daily_deadline`` local time that does not exist (the clocks jump forward over it) or that
@@ -47,6 +48,7 @@ def season_warnings(config: SeasonConfig, text: str, game: Game | None) -> list[
     if game is not None:
         found += _table_warnings(config, game)
         found += _short_vote_warnings(config, game)
+    found += _organiser_warnings(config)
     found += _reminder_warnings(config, game)
     found += _local_time_warnings(config)
     lines = []
@@ -79,6 +81,18 @@ def _table_warnings(config: SeasonConfig, game: Game) -> list[tuple[list[str], s
     return [(["players"], f"{n} players, but the rulebook of {config.ruleset} is written for {table} players: the "
                           "role counts and the balance are untried outside its table (docs/balance.md); add or "
                           "remove players, or go on knowingly")]
+
+
+def _organiser_warnings(config: SeasonConfig) -> list[tuple[list[str], str]]:
+    """A player who is an organiser too: legal (a small group may want it) but he then plays with the
+    organiser's hand on the game."""
+    both = [name for name in config.organisers if name in config.players]
+    if not both:
+        return []
+    return [(["organisers"], f"{', '.join(both)} {'is' if len(both) == 1 else 'are'} also among the players: an "
+                             "organiser's commands (penalty, replace, extend, pause, end) are obeyed while he plays, "
+                             "and the posts of dead players are reported to him; take "
+                             f"{'him' if len(both) == 1 else 'them'} out of organisers unless the players agreed to it")]
 
 
 def _reminder_warnings(config: SeasonConfig, game: Game | None) -> list[tuple[list[str], str]]:

@@ -61,15 +61,22 @@ def written_twice(text: str) -> tuple[str, int, int] | None:
     Array-of-tables headers (``[[x]]``) may repeat; a table whose keys were already set by a dotted key
     counts as written twice."""
     seen: dict[str, int] = {}
+    arrays: set[str] = set()
     table: list[str] = []
     for number, raw in enumerate(_blank_multiline_strings(text).splitlines(), start=1):
         if header := _TABLE_LINE.match(raw):
             table = key_parts(header.group(2))
             name = ".".join(table)
             if header.group(1) == "[[":
+                if name in seen and name not in arrays:  # a key or [table] of that name, then [[name]]
+                    return name, seen[name], number
                 # every [[x]] opens a new table: its keys start afresh
                 seen = {k: v for k, v in seen.items() if not k.startswith(name + ".")}
+                arrays.add(name)
+                seen.setdefault(name, number)
                 continue
+            if name in arrays:
+                return name, seen[name], number
             if name in seen:
                 return name, seen[name], number
             seen[name] = number
@@ -190,6 +197,13 @@ def syntax_message(text: str, error: str) -> str:
                 if what.startswith("Invalid value") and (word := re.match(r"[^\s,\]}\"'=\d+\-\[{]+", here)):
                     return (f"line {line}: {owner}: {word.group(0)!r} is not in quotes: every name or text in "
                             f"{container} goes in quotes, e.g. \"{word.group(0)}\"")
+                if here.startswith((";", "|", "/")):
+                    return (f"line {line}: {owner}: {here[0]!r} between values in the {kind}: values in {container} "
+                            "are separated by commas, e.g. " + ('players = ["张三", "李四"]' if closer == "]" else "{ a = 1, b = 2 }"))
+                if re.match(r"[^\s,\]}\"'=\[{]+[\"']", here):
+                    return (f"line {line}: {owner}: a quotation mark is missing before column {column} (the text before "
+                            "it closes too early): every name in a list has one before and one after it, e.g. "
+                            'players = ["张三", "李四"]')
                 if what.startswith("Invalid value") and here.startswith(","):
                     return f"line {line}: {owner}: a comma with no value before it (two commas in a row?) in the {kind}"
                 return (f"line {line}: {owner}: a comma is missing before column {column} in the {kind} opened on line "
@@ -200,6 +214,14 @@ def syntax_message(text: str, error: str) -> str:
     named = f"{key}: " if key else ""
     if what.startswith("Illegal character") and "'\\n'" in what:
         return f"{where}{named}a text in quotes is not closed on its line: add the closing quotation mark"
+    if what.startswith("Invalid statement") and line is not None:
+        written = text.split("\n")[line - 1].strip()
+        name = re.split(r"\s*[=:：＝]", written, maxsplit=1)[0]
+        if name and not re.fullmatch(r"[A-Za-z0-9_.\-\s\"']+", name):
+            return (f"{where}{name!r} cannot be a key as written: a key is made of English letters, digits, _ and - "
+                    "(docs/config.md lists the keys; a name in another script goes in quotes, e.g. \"张三\" = [\"小张\"])")
+        return (f"{where}this line is neither key = value nor a [table] header: write e.g. "
+                'name = "版杀第一季" or [forum]')
     if what.startswith("Expected '=' after a key"):
         return (f"{where}a key must be followed by = and its value (a key has no spaces; a value that is text "
                 'goes in quotes after =, e.g. name = "版杀第一季")')

@@ -35,11 +35,16 @@ LOOKALIKES: dict[str, tuple[str, str]] = {
     "‘": ("a curly quotation mark", "'"),
     "’": ("a curly quotation mark", "'"),
     "＃": ("a full-width number sign", "#"),
+    "；": ("a full-width semicolon", ","),
     "．": ("a full-width full stop", "."),
     "。": ("an ideographic full stop", "."),
     "\u3000": ("a full-width space", "an ordinary space"),
     **{chr(0xFF10 + d): ("a full-width digit", str(d)) for d in range(10)},
 }
+
+
+#: an opening lookalike and its closing one: a pair on one line is told once
+_PAIRS = {"“": "”", "‘": "’", "【": "】", "［": "］", "｛": "｝"}
 
 
 class TomlFileError(ValueError):
@@ -83,21 +88,35 @@ def read_toml_file(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         return text, tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        found = first_lookalike(text)
-        if found is not None:
-            line, column, char = found
-            what, fix = LOOKALIKES[char]
-            typed = "replace it with an ordinary space" if fix.startswith("an ") else f"type {fix!r} instead"
-            raise TomlFileError(
-                f"{path} line {line}, column {column}: {what} {char!r} (U+{ord(char):04X}) outside quotes breaks "
-                f"the TOML: {typed}, with the keyboard in English mode (e.g. players = [\"张三\", \"李四\"])"
-            ) from None
+        found = all_lookalikes(text)
+        if found:
+            # every one at once: they are typed with one keyboard mode, so a file rarely holds just one
+            told: dict[tuple[int, str], list[int]] = {}  # one line per character and line: "22：00：00" is one slip
+            for line, column, char in found:
+                told.setdefault((line, char), []).append(column)
+            raise TomlFileError("\n".join(_lookalike_message(path, line, columns, char)
+                                          for (line, char), columns in told.items())) from None
         message = str(exc)
         # a list never closed is noticed lines later, on a line bad_value_message would wrongly blame
         advice = None if message.startswith(("Unclosed", "Cannot")) else bad_value_message(path, text, message)
         if advice:
             raise TomlFileError(advice) from None
         raise TomlFileError(f"{path} {syntax_message(text, message)}") from None
+
+
+def _lookalike_message(path: Path, line: int, columns: list[int], char: str) -> str:
+    what, fix = LOOKALIKES[char]
+    column = ", ".join(map(str, columns[:-1])) + f" and {columns[-1]}" if len(columns) > 1 else str(columns[0])
+    if len(columns) > 1:
+        what = what.removeprefix("an ").removeprefix("a ") + "s"
+    typed = "replace it with an ordinary space" if fix.startswith("an ") else f"type {fix!r} instead"
+    if len(columns) > 1:
+        typed = typed.replace(" it ", " each ").replace("type ", "type each ", 1) if not fix.startswith("an ") else \
+            "replace each with an ordinary space"
+    if char in _PAIRS:
+        typed += f" (and {LOOKALIKES[_PAIRS[char]][1]!r} for its closing {_PAIRS[char]!r})"
+    return (f"{path} line {line}, column{'s' if len(columns) > 1 else ''} {column}: {what} {char!r} (U+{ord(char):04X}) outside quotes break{'' if len(columns) > 1 else 's'} "
+            f"the TOML: {typed}, with the keyboard in English mode (e.g. players = [\"张三\", \"李四\"])")
 
 
 def _utf16(raw: bytes) -> str | None:
@@ -118,16 +137,28 @@ _STRING = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"
 def first_lookalike(text: str) -> tuple[int, int, str] | None:
     """(line, column, character), 1-based, of the first :data:`LOOKALIKES` character outside strings and
     comments of ``text``, or None. A curly quotation mark counts even though it opens a "string"."""
+    found = all_lookalikes(text, 1)
+    return found[0] if found else None
+
+
+def all_lookalikes(text: str, limit: int = 20) -> list[tuple[int, int, str]]:
+    """(line, column, character), 1-based, of each :data:`LOOKALIKES` character outside strings and comments
+    of ``text``, the first ``limit`` of them; a pair of curly quotation marks counts once (the opening one)."""
     spans = [m.span() for m in _STRING.finditer(text)]
     covered: set[int] = set()
     for start, end in spans:
         covered.update(range(start, end))
+    found: list[tuple[int, int, str]] = []
     for index, char in enumerate(text):
         if char in LOOKALIKES and index not in covered:
             line = text.count("\n", 0, index) + 1
+            if found and found[-1][0] == line and _PAIRS.get(found[-1][2]) == char:
+                continue  # the close of a “...” or 【...】 whose opening is told, with it
             column = index - (text.rfind("\n", 0, index) + 1) + 1
-            return line, column, char
-    return None
+            found.append((line, column, char))
+            if len(found) >= limit:
+                break
+    return found
 
 
 _AT = re.compile(r"\s*\(at line (\d+), column \d+\)$")
@@ -183,11 +214,24 @@ def _value_advice(leaf: str, value: str) -> str:
             return (f"not a valid date-time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03T20:00:00 "
                     "(year-month-day, T, hours:minutes:seconds, no quotes)")
         return f"not a valid date{f' ({problem})' if problem else ''}: write e.g. {leaf} = 2026-12-03 (no quotes)"
+    if percent := re.fullmatch(r"(\d+(?:\.\d+)?)\s*[%％]", value):
+        return f"a percentage is written as a fraction, without %: {leaf} = {float(percent.group(1)) / 100:g}"
+    if re.match(r"^\d{4}\s*[/年.]\s*\d{1,2}", value):
+        return (f"not a valid date-time: write e.g. {leaf} = 2026-12-03T20:00:00 (year-month-day with '-', T, "
+                "hours:minutes:seconds, no quotes)")
+    if re.match(r"^\d{1,2}\s*[点點时時]", value) or re.match(r"^(?:晚上|下午|上午|早上|中午|凌晨)", value):
+        return f"not a valid time: write e.g. {leaf} = 22:00:00 (hours:minutes:seconds on the 24-hour clock, no quotes)"
     if _TIME.match(value) or re.match(r"^\d{1,2}:\d", value):
         problem = _time_problem(value)
         return (f"not a valid time{f' ({problem})' if problem else ''}: write e.g. {leaf} = 22:00:00 "
                 "(hours:minutes:seconds, no quotes)")
+    if value.lower() in _BOOL_WORDS or value in _BOOL_WORDS:
+        return f"{value!r} is not true or false as TOML writes them: write {leaf} = true or {leaf} = false (lower case, no quotes)"
     return f"{value!r} is not a TOML value: text goes in quotes, e.g. {leaf} = \"...\""
+
+
+#: how people write yes and no where TOML wants true or false (True, 否, ...)
+_BOOL_WORDS = {"true", "false", "yes", "no", "on", "off", "是", "否", "真", "假", "对", "錯", "错", "對", "开", "关", "開", "關"}
 
 
 def _date_problem(year: int, month: int, day: int) -> str | None:

@@ -137,14 +137,15 @@ def test_check_prints_each_mistake_on_its_own_error_line(tmp_path):
     ("forum_id = 1", 'forum_id = 1\nengine = "mybb"\nretries = 99',
      ["forum.engine: 'mybb' is not allowed: write one of 'flaskbb', 'discuz', 'nodebb' or 'phpbb'",
       "forum.retries: 99 is too large: it must be at most 10"]),
-    ("[forum]", "[forums]", ["forums: unknown key: did you mean forum?", "forum: missing: add a [forum] table"]),
+    # one line: the misspelt table's, not also "forum: missing"
+    ("[forum]", "[forums]", ["forums: unknown key: did you mean forum?"]),
     ('password_env = "P"\nforum_id = 1', 'forum_id = 1', ["line 8: forum: give exactly one of password_env"]),
     ('base_url = "http://127.0.0.1:1"\nusername = "法官"\npassword_env = "P"\nforum_id = 1', 'base_url = "x"',
      ["line 9: forum.base_url: base_url must start with http:// or https://", "forum.username: missing: add username",
       "line 8: forum: give exactly one of password_env", "line 8: forum: needs thread_id"]),
     ("forum_id = 1", "forum_id = 1\n[params]\npoints = 3", ["params.points: write points as a list"]),
     ("forum_id = 1", 'forum_id = 1\n[schedule]\nreminders = ["1h", 2]',
-     ['schedule.reminders: the 2nd reminder: 2 is not text: write it in quotes, "2"']),
+     ['schedule.reminders: the 2nd reminder: 2 is a number without its unit: write a duration in quotes, e.g. "2h"']),
     ("forum_id = 1", 'forum_id = 1\n[aliases]\n"甲" = "小甲"', ['aliases.甲: write the aliases of 甲 as a list: "甲" = ["小甲"]']),
 ])
 def test_each_mistake_in_plain_words(tmp_path, old, new, words):
