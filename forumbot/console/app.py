@@ -35,7 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forumbot.console.auth import ConsoleAuth
-from forumbot.console.pages import link, message, page_locale, render
+from forumbot.console.pages import link, message, page_locale, read_form, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
 from forumbot.console.view import Overview, local, overview
 from forumbot.plain_text import plain
@@ -179,7 +179,9 @@ class Console:
         return await self.steering(request, confirmed=True)
 
     async def steering(self, request: Request, confirmed: bool) -> Response:
-        form = await request.form()
+        form = await read_form(request)
+        if form is None:
+            return message(request, page_locale(request), "bad_request", 400)
         return await run_in_threadpool(self.under_lock, self.steer_form, request, form, confirmed)
 
     def steer_form(self, request: Request, form: Any, confirmed: bool) -> Response:
@@ -205,7 +207,7 @@ class Console:
             text = str(form.get("command", "")) if confirmed else steer.command_text(form)
             steer.check(bot, text, check_account=not form.get("no_check"))
         except steer.Refused as exc:
-            return message(request, locale, "bad_command", 400, detail=str(exc), back=back)
+            return message(request, locale, "bad_command", 400, refusal=exc.refusal, back=back)
         if not confirmed:
             return render(request, "confirm", locale, o=overview(entry, bot, self.clock()), command=text,
                           irreversible=steer.irreversible(text), token=secrets.token_urlsafe(16),
