@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forumbot.console.auth import ConsoleAuth
+from forumbot.console.login_link import TEMPLATE as SIGN_IN_TEMPLATE
 from forumbot.console.pages import link, message, page_locale, read_form, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
 from forumbot.console.view import Overview, local, overview
@@ -144,7 +145,7 @@ class Console:
                       log=shown, found=len(found), page=page, pages=max(1, -(-len(found) // LOG_PAGE)),
                       filters={"player": q.get("player", ""), "q": q.get("q", ""), "source": q.get("source", "")},
                       steer=steer, csrf=self.auth.csrf_field(request), steered=q.get("steered"),
-                      when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
+                      sign_in_template=SIGN_IN_TEMPLATE, when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
                       home="/")
 
     def report(self, request: Request) -> Response:
