@@ -39,7 +39,9 @@ from forumbot.console.login_link import TEMPLATE as SIGN_IN_TEMPLATE
 from forumbot.console.pages import link, message, page_locale, read_form, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
 from forumbot.console.view import Overview, local, overview
+from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.plain_text import plain
+from forumbot.render import duration
 from forumbot.resources import package_dir
 
 log = logging.getLogger("forumbot")
@@ -145,7 +147,8 @@ class Console:
                       log=shown, found=len(found), page=page, pages=max(1, -(-len(found) // LOG_PAGE)),
                       filters={"player": q.get("player", ""), "q": q.get("q", ""), "source": q.get("source", "")},
                       steer=steer, csrf=self.auth.csrf_field(request), steered=q.get("steered"),
-                      sign_in_template=SIGN_IN_TEMPLATE, when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
+                      sign_in_template=SIGN_IN_TEMPLATE, verb_words=VERB_WORDS[locale],
+                      duration=lambda seconds: duration(seconds, locale), when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
                       home="/")
 
     def report(self, request: Request) -> Response:
