@@ -38,7 +38,7 @@ from forumbot.console.auth import ConsoleAuth
 from forumbot.console.login_link import TEMPLATE as SIGN_IN_TEMPLATE
 from forumbot.console.pages import link, message, page_locale, read_form, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
-from forumbot.console.view import Overview, local, overview
+from forumbot.console.view import Overview, Problem, local, overview
 from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.plain_text import plain
 from forumbot.render import duration
@@ -107,7 +107,11 @@ class Console:
             return self.login_redirect(request)
         rows = [o for o, _ in self.overviews()]
         for o in rows:
-            if o.state != "broken" and not self.auth.may_steer(request, o.key, list(o.organisers)):
+            if o.state == "broken" and not o.ruleset:
+                # not a season file: whose it is cannot be told, and its error may quote what it says (a fixed
+                # draw of roles): the problem is named, and `forumbot check FILE` says the rest
+                o.problems = [Problem(p.key) for p in o.problems]
+            elif not self.auth.may_steer(request, o.key, list(o.organisers)):
                 # another season's delivery counts move with its night's private messages: not for an organiser
                 # elsewhere, who may play in it (what its public page shows, and no more)
                 o.problems, o.outbox = [], {}
@@ -271,8 +275,8 @@ def create_app(source: SeasonSource, *, auth: ConsoleAuth, public: bool = False,
         Route("/seasons/{name}", guarded(console.season, console)),
         Route("/seasons/{name}/report/{view}/", guarded(console.report, console)),
         Route("/seasons/{name}/report/{view}/assets/{asset}", report_asset),
-        Route("/seasons/{name}/steer", guarded(console.steer), methods=["POST"]),
-        Route("/seasons/{name}/steer/confirm", guarded(console.confirm), methods=["POST"]),
+        Route("/seasons/{name}/steer", guarded(console.steer, console), methods=["POST"]),
+        Route("/seasons/{name}/steer/confirm", guarded(console.confirm, console), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *auth.routes(),
     ]
@@ -307,7 +311,10 @@ def guarded(endpoint: Callable[[Request], Any], console: Console | None = None) 
         except HTTPException:
             raise
         except SeasonUnavailable as exc:
-            return message(request, page_locale(request), "unavailable", status_code=503, detail=str(exc))
+            # the database's address and error are the operator's business: not for a visitor of a public page
+            known = console is not None and console.auth.organiser(request) is not None
+            return message(request, page_locale(request), "unavailable", status_code=503,
+                           detail=str(exc) if known else "")
         except Exception:
             log.exception("console: %s %s failed", request.method, request.url.path)
             try:
