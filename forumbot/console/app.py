@@ -175,7 +175,8 @@ class Console:
                            back=link(request, "/"))
         if loaded is None or not loaded.bot.started:
             return message(request, page_locale(request, entry.config.locale), "not_started", 404, entry.config.name)
-        html = render_page("report", extract(loaded.log, public=view == "public"), entry.config.locale)
+        html = render_page("report", extract(loaded.log, public=view == "public"),
+                           page_locale(request, entry.config.locale))
         return HTMLResponse(html)
 
     async def steer(self, request: Request) -> Response:

@@ -69,5 +69,16 @@ def message(request: Request, locale: str, key: str, status_code: int = 400, *va
     """The message page: the words ``key`` of ``console/words.html``'s ``messages`` (formatted with ``values``),
     ``detail`` shown as it is, the reason ``refusal`` (a :class:`forumbot.runtime.organiser_checks.OrganiserRefusal`) in
     the words of ``console/refusals.html``, and a link back."""
-    return render(request, "message", locale, status_code=status_code, key=key, detail=detail, values=[str(v) for v in values],
-                  refusal=refusal, back=back or link(request, "/"))
+    home = "/public" if request.url.path.startswith("/public") else "/"
+    return render(request, "message", locale, status_code=status_code, key=key, detail=detail,
+                  values=[shortened(str(v)) for v in values], refusal=refusal, back=back or link(request, home),
+                  home=home)
+
+
+#: the most of a value from the request (a season's name, a page number) a message page repeats
+SHOWN = 80
+
+
+def shortened(text: str) -> str:
+    """``text`` as a message page repeats it: at most :data:`SHOWN` characters (a huge URL is not echoed)."""
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"

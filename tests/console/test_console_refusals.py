@@ -95,3 +95,25 @@ def test_a_form_not_in_utf8_gets_a_message_not_a_500(tmp_path):
     multipart = c.post(f"{URL}/steer?lang=zh-Hans", content=b"\xff" * 10,
                        headers={"content-type": "multipart/form-data; boundary=b"})
     assert multipart.status_code == 400 and "Traceback" not in multipart.text
+
+
+def test_a_bad_url_is_answered_in_a_few_words(tmp_path):
+    path, season = running_season(tmp_path)
+    c = client([path], clock=season.clock, public=True)
+    huge = c.get("/seasons/" + "x" * 20_000)
+    headline = re.search(r"<h2[^>]*>(.*?)</h2>", huge.text, re.S).group(1)
+    assert huge.status_code == 404 and "x" * 81 not in headline and "x" * 80 + "…" in headline
+    page = c.get("/seasons/春季赛", params={"page": "9" * 5000, "lang": "zh-Hans"})
+    headline = re.search(r"<h2[^>]*>(.*?)</h2>", page.text, re.S).group(1)
+    assert page.status_code == 400 and "9" * 81 not in headline and 'lang="zh-Hans"' in page.text
+    public = c.get("/public/nope")  # a visitor of the public pages is sent back to them, not to a login
+    assert public.status_code == 404 and 'href="/public"' in public.text
+
+
+def test_the_report_is_in_the_pages_locale(tmp_path):
+    path, season = running_season(tmp_path)
+    c = client([path], clock=season.clock)
+    english = c.get("/seasons/春季赛/report/public/")
+    chinese = c.get("/seasons/春季赛/report/public/", params={"lang": "zh-Hans"})
+    assert english.status_code == chinese.status_code == 200
+    assert 'lang="zh-Hans"' in chinese.text and 'lang="zh-Hans"' not in english.text
