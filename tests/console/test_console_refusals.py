@@ -117,3 +117,23 @@ def test_the_report_is_in_the_pages_locale(tmp_path):
     chinese = c.get("/seasons/春季赛/report/public/", params={"lang": "zh-Hans"})
     assert english.status_code == chinese.status_code == 200
     assert 'lang="zh-Hans"' in chinese.text and 'lang="zh-Hans"' not in english.text
+
+
+def test_the_replace_form_can_skip_the_forums_check(tmp_path, monkeypatch):
+    from forumbot.forums.errors import ForumError
+    from forumbot.forums.memory import MemoryForum
+
+    path, season = running_season(tmp_path)
+    c = client([path], clock=season.clock)
+    page = c.get(URL).text
+    assert 'name="no_check"' in page and "do not ask the forum whether it exists" in page
+
+    def down(self):
+        raise ForumError("the forum is down")
+
+    monkeypatch.setattr(MemoryForum, "login", down)
+    asked = c.post(f"{URL}/steer?lang=zh-Hans", data={"csrf": TOKEN, "action": "replace", "player": "Bob", "new": "Bobby"})
+    assert asked.status_code == 400 and "勾选“不向论坛查询账号是否存在”" in _reason(asked)
+    skipped = c.post(f"{URL}/steer", data={"csrf": TOKEN, "action": "replace", "player": "Bob", "new": "Bobby",
+                                           "no_check": "1"})
+    assert skipped.status_code == 200 and "replace Bob Bobby" in skipped.text
