@@ -601,7 +601,7 @@ def organiser(
     if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
         typer.echo(f"error: {_explain(parsed, bot.game)}", err=True)
         raise typer.Exit(2)
-    if refusal := _inexact(parsed, bot.game):
+    if refusal := organiser_checks.too_long(parsed) or _inexact(parsed, bot.game):
         typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
     if parsed.verb == "replace" and (refusal := _bad_substitute(parsed, bot.game, c)):

@@ -35,10 +35,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from forumbot.console.auth import ConsoleAuth
-from forumbot.console.pages import link, message, page_locale, render
+from forumbot.console.login_link import TEMPLATE as SIGN_IN_TEMPLATE
+from forumbot.console.pages import link, message, page_locale, read_form, render
 from forumbot.console.source import SeasonSource, SeasonUnavailable
-from forumbot.console.view import Overview, local, overview
+from forumbot.console.view import Overview, Problem, local, overview
+from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.plain_text import plain
+from forumbot.render import duration
 from forumbot.resources import package_dir
 
 log = logging.getLogger("forumbot")
@@ -104,7 +107,11 @@ class Console:
             return self.login_redirect(request)
         rows = [o for o, _ in self.overviews()]
         for o in rows:
-            if o.state != "broken" and not self.auth.may_steer(request, o.key, list(o.organisers)):
+            if o.state == "broken" and not o.ruleset:
+                # not a season file: whose it is cannot be told, and its error may quote what it says (a fixed
+                # draw of roles): the problem is named, and `forumbot check FILE` says the rest
+                o.problems = [Problem(p.key) for p in o.problems]
+            elif not self.auth.may_steer(request, o.key, list(o.organisers)):
                 # another season's delivery counts move with its night's private messages: not for an organiser
                 # elsewhere, who may play in it (what its public page shows, and no more)
                 o.problems, o.outbox = [], {}
@@ -144,7 +151,8 @@ class Console:
                       log=shown, found=len(found), page=page, pages=max(1, -(-len(found) // LOG_PAGE)),
                       filters={"player": q.get("player", ""), "q": q.get("q", ""), "source": q.get("source", "")},
                       steer=steer, csrf=self.auth.csrf_field(request), steered=q.get("steered"),
-                      when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
+                      sign_in_template=SIGN_IN_TEMPLATE, verb_words=VERB_WORDS[locale],
+                      duration=lambda seconds: duration(seconds, locale), when=lambda at: local(at, bot), plain=lambda body: plain(body, entry.config.effective_markup),
                       home="/")
 
     def report(self, request: Request) -> Response:
@@ -167,7 +175,8 @@ class Console:
                            back=link(request, "/"))
         if loaded is None or not loaded.bot.started:
             return message(request, page_locale(request, entry.config.locale), "not_started", 404, entry.config.name)
-        html = render_page("report", extract(loaded.log, public=view == "public"), entry.config.locale)
+        html = render_page("report", extract(loaded.log, public=view == "public"),
+                           page_locale(request, entry.config.locale))
         return HTMLResponse(html)
 
     async def steer(self, request: Request) -> Response:
@@ -179,7 +188,9 @@ class Console:
         return await self.steering(request, confirmed=True)
 
     async def steering(self, request: Request, confirmed: bool) -> Response:
-        form = await request.form()
+        form = await read_form(request)
+        if form is None:
+            return message(request, page_locale(request), "bad_request", 400)
         return await run_in_threadpool(self.under_lock, self.steer_form, request, form, confirmed)
 
     def steer_form(self, request: Request, form: Any, confirmed: bool) -> Response:
@@ -205,7 +216,7 @@ class Console:
             text = str(form.get("command", "")) if confirmed else steer.command_text(form)
             steer.check(bot, text, check_account=not form.get("no_check"))
         except steer.Refused as exc:
-            return message(request, locale, "bad_command", 400, detail=str(exc), back=back)
+            return message(request, locale, "bad_command", 400, refusal=exc.refusal, back=back)
         if not confirmed:
             return render(request, "confirm", locale, o=overview(entry, bot, self.clock()), command=text,
                           irreversible=steer.irreversible(text), token=secrets.token_urlsafe(16),
@@ -265,8 +276,8 @@ def create_app(source: SeasonSource, *, auth: ConsoleAuth, public: bool = False,
         Route("/seasons/{name}", guarded(console.season, console)),
         Route("/seasons/{name}/report/{view}/", guarded(console.report, console)),
         Route("/seasons/{name}/report/{view}/assets/{asset}", report_asset),
-        Route("/seasons/{name}/steer", guarded(console.steer), methods=["POST"]),
-        Route("/seasons/{name}/steer/confirm", guarded(console.confirm), methods=["POST"]),
+        Route("/seasons/{name}/steer", guarded(console.steer, console), methods=["POST"]),
+        Route("/seasons/{name}/steer/confirm", guarded(console.confirm, console), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         *auth.routes(),
     ]
@@ -301,7 +312,10 @@ def guarded(endpoint: Callable[[Request], Any], console: Console | None = None) 
         except HTTPException:
             raise
         except SeasonUnavailable as exc:
-            return message(request, page_locale(request), "unavailable", status_code=503, detail=str(exc))
+            # the database's address and error are the operator's business: not for a visitor of a public page
+            known = console is not None and console.auth.organiser(request) is not None
+            return message(request, page_locale(request), "unavailable", status_code=503,
+                           detail=str(exc) if known else "")
         except Exception:
             log.exception("console: %s %s failed", request.method, request.url.path)
             try:

@@ -14,7 +14,9 @@ from typing import Any
 
 from forumbot.console.loaded import inbound, outbox
 from forumbot.language.types import ORGANISER_VERBS, Command
+from forumbot.language.vocabulary import VERB_WORDS
 from forumbot.plain_text import plain
+from forumbot.render import LOCALES
 from forumbot.runtime.store import aware
 
 #: reply templates that say a command was not taken (the refusal is the template's name)
@@ -42,8 +44,11 @@ class Answer:
 class LogRow:
     """One inbound row as the log shows it. ``reading``: a key of ``console/words.html``'s ``readings``
     (command, talk, refused, not_understood, organiser, waiting, ask_season, not_counted, last_words, dead_post);
-    ``detail``: what goes with it (the verb and targets, the refusal's reason); ``by``: who gave an organiser
-    command from the console (None: the command line, or not a command)."""
+    what goes with it: ``verb`` (a verb of :data:`forumbot.language.vocabulary.VERB_WORDS`), ``code`` (a key of
+    ``console/codes.html``: a refusal's reason, why it was not read as a command) and ``args`` ((kind, value)
+    pairs: ``name``, ``number``, ``duration`` in seconds, ``reason`` (a code), ``text``), worded by the page in its
+    locale; ``detail``: the same in ids, for the search; ``by``: who gave an organiser command from the console
+    (None: the command line, or not a command)."""
 
     id: int
     source: str
@@ -55,6 +60,9 @@ class LogRow:
     by: str | None = None
     answers: list[Answer] = field(default_factory=list)
     search: str = ""  # sender, text and reading, lower-cased: what the search box matches
+    verb: str = ""
+    code: str = ""
+    args: tuple[tuple[str, str], ...] = ()
 
 
 def log_rows(loaded: Any) -> list[LogRow]:
@@ -78,6 +86,7 @@ def _build(loaded: Any) -> list[LogRow]:
     records = loaded.log.records  # one an input, in the order of their seq (0, 1, ...)
     answers = _answers(outbox(loaded), sid)
     markup = bot.config.effective_markup
+    codes = [code_words(locale) for locale in LOCALES]
     out = []
     for r in rows:
         known = loaded.readings.get(r.id)
@@ -87,7 +96,8 @@ def _build(loaded: Any) -> list[LogRow]:
             known = _reading(bot, r, step, answers.get(seq, []) if seq is not None else [])
             if seq is not None:
                 loaded.readings[r.id] = known
-        reading, detail = known
+        reading, verb, code, args = known
+        detail = " · ".join(x for x in (verb, code, " ".join(v for _, v in args)) if x)
         if r.input_seq == -1:
             mine = answers.get(f"which:{r.forum_id}", [])
         else:
@@ -95,8 +105,10 @@ def _build(loaded: Any) -> list[LogRow]:
         # "console ORGANISER TOKEN" (forumbot.console.steer.give): a forum name may hold spaces, the token none
         by = r.subject.removeprefix("console ").rsplit(" ", 1)[0] if r.source == "cli" and r.subject.startswith("console ") else None
         row = LogRow(r.id, r.source, r.sender, aware(r.sent_at), r.text, reading, detail, by,
-                     [Answer(o.recipient, o.status, o.body, markup) for o in mine])
-        row.search = f"{r.sender}\n{r.text}\n{detail}".lower()
+                     [Answer(o.recipient, o.status, o.body, markup) for o in mine], verb=verb, code=code, args=args)
+        # the search finds a reading by its words in any locale, as by its ids
+        row.search = "\n".join([r.sender, r.text, detail, *(w.get(verb, "") for w in VERB_WORDS.values()),
+                                *(words.get(code, "") for words in codes)]).lower()
         out.append(row)
     return out
 
@@ -114,39 +126,49 @@ def _answers(outbox: list[Any], sid: int) -> dict[Any, list[Any]]:
     return out
 
 
-def _reading(bot: Any, r: Any, step: Any, answers: list[Any]) -> tuple[str, str]:
-    """How the game read ``r`` (see :class:`LogRow`)."""
+Reading = tuple[str, str, str, tuple[tuple[str, str], ...]]
+
+
+def code_words(locale: str) -> dict[str, str]:
+    """The words of every code (``console/codes.html``) in ``locale``."""
+    from forumbot.console.pages import environment
+
+    return dict(environment(locale).get_template("console/codes.html").module.codes)  # type: ignore[attr-defined]
+
+
+def _reading(bot: Any, r: Any, step: Any, answers: list[Any]) -> Reading:
+    """How the game read ``r`` (see :class:`LogRow`): (reading, verb, code, args)."""
     if r.input_seq is None:
-        return "waiting", ""
+        return "waiting", "", "", ()
     if r.input_seq == -1:
-        return "ask_season", ""
+        return "ask_season", "", "", ()
     g = bot.game
     events = step.events if step is not None else []
     kinds = {e.kind for e in events}
     rejected = next((e for e in events if e.kind == "rejected"), None)
     if rejected is not None:
-        return "refused", " · ".join(x for x in (rejected.data.get("verb"), rejected.data.get("reason")) if x)
+        return "refused", rejected.data.get("verb") or "", rejected.data.get("reason") or "", ()
     refusal = next((_REFUSALS[a.template] for a in answers if a.template in _REFUSALS), None)
     if refusal is not None:
-        return "refused", refusal
+        return "refused", "", refusal, ()
     if "command_in_thread" in kinds:
-        return "not_counted", ""
+        return "not_counted", "", "", ()
     if "last_words" in kinds:
-        return "last_words", ""
+        return "last_words", "", "", ()
     if "dead_player_post" in kinds:
-        return "dead_post", ""
+        return "dead_post", "", "", ()
     seat = g.seat_of(r.sender)
     if r.source == "thread":
         parsed = g.read_thread(seat, r.text) if seat is not None else None
         if not isinstance(parsed, Command):
-            return "talk", ""
+            return "talk", "", "", ()
     else:
         parsed = g.parse(r.text, seat)
     if isinstance(parsed, Command):
-        words = [parsed.verb, *g.names(t for t in parsed.targets if t)]
+        args = [("name", n) for n in g.names(t for t in parsed.targets if t)]
         if parsed.number is not None:
-            words.append(str(parsed.number))
+            args.append(("duration" if parsed.verb == "extend" else "number", str(parsed.number)))
         if parsed.text:
-            words.append(parsed.text)
-        return ("organiser" if parsed.verb in ORGANISER_VERBS else "command"), " ".join(words)
-    return "not_understood", " · ".join(x for x in (parsed.code, parsed.written) if x)
+            args.append(("reason" if parsed.verb == "penalty" else "text", parsed.text))
+        return ("organiser" if parsed.verb in ORGANISER_VERBS else "command"), parsed.verb, "", tuple(args)
+    return "not_understood", "", parsed.code, (("text", parsed.written),) if parsed.written else ()

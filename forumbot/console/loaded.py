@@ -31,7 +31,7 @@ class Loaded:
     log: GameLog
     mark: tuple[Any, ...]
     views: dict[str, tuple[Any, Any]] = field(default_factory=dict)
-    readings: dict[int, tuple[str, str]] = field(default_factory=dict)
+    readings: dict[int, Any] = field(default_factory=dict)
 
     def derived(self, name: str, compute: Callable[[Loaded], Any]) -> Any:
         """``compute(self)``, once per mark."""

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from forumbot.console.auth import redirect, safe_next
-from forumbot.console.pages import message, page_locale, render
+from forumbot.console.pages import message, page_locale, read_form, render
 
 if TYPE_CHECKING:
     from forumbot.console.auth import ConsoleAuth
@@ -53,7 +53,9 @@ class LoginPages:
 
     async def _form(self, request: Request) -> dict[str, str] | None:
         """The posted fields (strings, trimmed to :data:`MAX_FIELD`), or None when the CSRF token is missing or wrong."""
-        form = await request.form()
+        form = await read_form(request)
+        if form is None:  # a body that is not a form: refused as a form without its token
+            return None
         fields = {k: v[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
         return fields if self.auth.check_csrf(request, fields) else None
 

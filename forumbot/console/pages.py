@@ -40,6 +40,15 @@ def link(request: Request, path: str, **params: Any) -> str:
     return path + ("?" + urlencode(query) if query else "")
 
 
+async def read_form(request: Request) -> Any:
+    """The posted form of ``request``, or None when its body cannot be read as one (a broken multipart body, a
+    form too big: Starlette's parser raises for it): the page answers "the request could not be read"."""
+    try:
+        return await request.form(max_part_size=64 * 1024)
+    except Exception:  # whatever the parser raises for a body that is not a form
+        return None
+
+
 def render(request: Request, template: str, locale: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """The page ``console/<template>.html`` in ``locale``."""
     env = environment(locale)
@@ -56,8 +65,20 @@ def render(request: Request, template: str, locale: str, status_code: int = 200,
 
 
 def message(request: Request, locale: str, key: str, status_code: int = 400, *values: Any, detail: str = "",
-            back: str | None = None) -> HTMLResponse:
+            refusal: Any = None, back: str | None = None) -> HTMLResponse:
     """The message page: the words ``key`` of ``console/words.html``'s ``messages`` (formatted with ``values``),
-    ``detail`` shown as it is, and a link back."""
-    return render(request, "message", locale, status_code=status_code, key=key, detail=detail, values=[str(v) for v in values],
-                  back=back or link(request, "/"))
+    ``detail`` shown as it is, the reason ``refusal`` (a :class:`forumbot.runtime.organiser_checks.OrganiserRefusal`) in
+    the words of ``console/refusals.html``, and a link back."""
+    home = "/public" if request.url.path.startswith("/public") else "/"
+    return render(request, "message", locale, status_code=status_code, key=key, detail=detail,
+                  values=[shortened(str(v)) for v in values], refusal=refusal, back=back or link(request, home),
+                  home=home)
+
+
+#: the most of a value from the request (a season's name, a page number) a message page repeats
+SHOWN = 80
+
+
+def shortened(text: str) -> str:
+    """``text`` as a message page repeats it: at most :data:`SHOWN` characters (a huge URL is not echoed)."""
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"

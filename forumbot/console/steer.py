@@ -16,26 +16,40 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from forumbot.runtime.organiser_checks import OrganiserRefusal
 from forumbot.runtime.store import InboundRow
 
 ACTIONS = ("extend", "pause", "resume", "penalty", "replace", "end")
 REASONS = ("lurking", "flooding")
+#: the longest field a steering form takes (a name, an account, a duration): longer is refused before any work
+MAX_FIELD = 200
 
 
 class Refused(Exception):
-    """An organiser command that would not be applied: the message says why and what to write (the command line's
-    own words)."""
+    """An organiser command that would not be applied: ``refusal`` says why and what to write (the command
+    line's reasons, :class:`forumbot.runtime.organiser_checks.OrganiserRefusal`; ``str()``: its English sentence), shown in
+    the page's locale."""
+
+    def __init__(self, refusal: OrganiserRefusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 def command_text(form: Any) -> str:
     """The organiser command of a steering form (``action`` and its fields: ``duration``; ``player`` and ``reason``;
     ``player`` and ``new``), as ``forumbot organiser`` takes it, e.g. ``extend 2h``, ``penalty 张三 lurking``.
     Raises :class:`Refused` for a form that names no action."""
-    action = str(form.get("action", "")).strip()
+    action = str(form.get("action", "")).strip()[:MAX_FIELD]
     if action not in ACTIONS:
-        raise Refused(f"no such organiser command: {action!r}; the console gives {', '.join(ACTIONS)}")
+        raise Refused(OrganiserRefusal("no_action", {"action": action, "actions": list(ACTIONS)}))
+
     def field(name: str) -> str:
-        return " ".join(str(form.get(name, "")).split())
+        value = " ".join(str(form.get(name, "")).split())
+        if not value:
+            raise Refused(OrganiserRefusal("empty_field", {"field": name}))
+        if len(value) > MAX_FIELD:
+            raise Refused(OrganiserRefusal("too_long_field", {"field": name, "most": MAX_FIELD}))
+        return value
     if action == "extend":
         return f"extend {field('duration')}".strip()
     if action == "penalty":
@@ -53,23 +67,32 @@ def check(bot: Any, text: str, check_account: bool = True) -> str:
     from forumbot.forums.settings import make_forum
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
-    from forumbot.runtime.organiser_checks import bad_substitute, explain, inexact, no_account
+    from forumbot.runtime.organiser_checks import (
+        bad_substitute_refusal,
+        inexact_refusal,
+        no_account_refusal,
+        too_long,
+        why_not_organiser,
+    )
 
     c = bot.config
     if not bot.started:
-        raise Refused(f"season {c.name!r} has not started: organiser commands apply to a running game")
+        raise Refused(OrganiserRefusal("not_started", {"season": c.name}))
     if bot.game.finished:
-        raise Refused(f"season {c.name!r} is over: organiser commands apply to a running game")
+        raise Refused(OrganiserRefusal("over", {"season": c.name}))
+    if len(text) > 3 * MAX_FIELD:  # a forged confirmation: no form gives a longer command
+        raise Refused(OrganiserRefusal("too_long_field", {"field": "action", "most": 3 * MAX_FIELD}))
     parsed = parse(text, bot.game.roster)
     if isinstance(parsed, ParseError) or parsed.verb not in ORGANISER_VERBS:
-        raise Refused(explain(parsed, bot.game))
-    if refusal := inexact(parsed, bot.game):
+        raise Refused(why_not_organiser(parsed, bot.game))
+    if refusal := too_long(parsed) or inexact_refusal(parsed, bot.game):
         raise Refused(refusal)
-    if parsed.verb == "replace" and (refusal := bad_substitute(parsed, bot.game, c)):
+    if parsed.verb == "replace" and (refusal := bad_substitute_refusal(parsed, bot.game, c)):
         raise Refused(refusal)
-    if parsed.verb == "replace" and check_account and \
-            (refusal := no_account(c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):
-        raise Refused(refusal)
+    if parsed.verb == "replace" and check_account and (refusal := no_account_refusal(
+            c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):
+        # the console's form has a box for it where the command line has --no-check
+        raise Refused(OrganiserRefusal("forum_not_asked_console", refusal.values) if refusal.key == "forum_not_asked" else refusal)
     return text
 
 

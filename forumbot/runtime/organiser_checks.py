@@ -1,53 +1,105 @@
 """Checks of an organiser command before it is stored (``forumbot organiser`` and the console alike): what the bot
 would never apply is refused with one sentence saying why and what to write. The bot itself answers a command it
-cannot apply by private message; these checks refuse it before it is stored, where the organiser typed it."""
+cannot apply by private message; these checks refuse it before it is stored, where the organiser typed it.
+
+Each check gives a :class:`OrganiserRefusal` (a key and its values); its sentence is the macro of that key in
+``templates/<locale>/console/refusals.html`` (:func:`sentence`): the command line prints the English one
+(``str(refusal)``), the console shows the page's locale."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from forumbot.config import SeasonConfig
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError
 
-ORGANISER_HELP = ("penalty NAME lurking|flooding, replace NAME NEWACCOUNT, extend 2h (or 30m), pause, resume, end")
+#: the longest extension an organiser command may give (a longer one is a typo: ``extend 99999999999h`` would not
+#: fit the deadline's arithmetic)
+MAX_EXTEND_SECONDS = 30 * 24 * 3600
 
 
-def explain(parsed: Any, game: Any) -> str:
+@dataclass(frozen=True)
+class OrganiserRefusal:
+    """Why an organiser command is refused: ``key``, a macro of ``console/refusals.html``, and its ``values``
+    (strings, or lists of names). ``str()``: the English sentence."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return sentence(self, "en")
+
+
+@functools.cache
+def _refusals(locale: str) -> Any:
+    import jinja2
+
+    from forumbot.render import TEMPLATES
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / locale)), autoescape=False,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("console/refusals.html").module
+
+
+def sentence(refusal: OrganiserRefusal, locale: str = "en") -> str:
+    """The sentence of ``refusal`` in ``locale`` (zh-Hans, zh-Hant, en), plain text."""
+    return str(getattr(_refusals(locale), refusal.key)(refusal.values)).strip()
+
+
+def why_not_organiser(parsed: Any, game: Any) -> OrganiserRefusal:
     """Why a command typed on the command line is not an organiser command, and what to type."""
     from forumbot.language.types import ParseError
 
     if not isinstance(parsed, ParseError):
-        return f"{parsed.verb!r} is a player's command; organiser commands are: {ORGANISER_HELP}"
+        return OrganiserRefusal("player_verb", {"verb": parsed.verb})
     if parsed.code == "unknown_name":
-        return f"no player {parsed.written!r} in this season; players: {', '.join(p.name for p in game.players)}"
+        return OrganiserRefusal("unknown_name", {"written": parsed.written, "players": [p.name for p in game.players]})
     if parsed.code == "ambiguous_name":
-        return f"{parsed.written!r} could be {', '.join(game.names(parsed.candidates))}: write the full name"
+        return OrganiserRefusal("ambiguous_name", {"written": parsed.written, "candidates": list(game.names(parsed.candidates))})
     if parsed.code == "bad_number" and parsed.verb == "extend":
-        return "extend needs a duration with its unit, e.g. extend 2h or extend 30m"
+        return OrganiserRefusal("bad_duration")
     if parsed.code == "bad_argument" and parsed.verb == "replace":
-        return "replace needs the player's name and then the new account's name: replace NAME NEWACCOUNT"
+        return OrganiserRefusal("replace_needs_two")
     if parsed.code == "bad_argument" and parsed.verb == "penalty":
-        return ("penalty needs a reason: lurking or flooding"
-                + (f" ({parsed.written!r} is neither)" if parsed.written else "") + ", e.g. penalty NAME lurking")
+        return OrganiserRefusal("penalty_needs_reason", {"written": parsed.written or ""})
     if parsed.code == "missing_target":
-        return f"{parsed.verb} needs a player's name: {ORGANISER_HELP}"
-    return f"not an organiser command; organiser commands are: {ORGANISER_HELP}"
+        return OrganiserRefusal("missing_target", {"verb": parsed.verb})
+    return OrganiserRefusal("not_organiser_command")
 
 
-def inexact(parsed: Any, game: Any) -> str | None:
+def explain(parsed: Any, game: Any) -> str:
+    """:func:`why_not_organiser` in English."""
+    return str(why_not_organiser(parsed, game))
+
+
+def too_long(parsed: Any) -> OrganiserRefusal | None:
+    """Why an ``extend`` longer than :data:`MAX_EXTEND_SECONDS` is refused, or None."""
+    if parsed.verb == "extend" and parsed.number is not None and parsed.number > MAX_EXTEND_SECONDS:
+        return OrganiserRefusal("extend_too_long", {"days": MAX_EXTEND_SECONDS // 86400})
+    return None
+
+
+def inexact_refusal(parsed: Any, game: Any) -> OrganiserRefusal | None:
     """Why a ``penalty`` or ``replace`` (neither can be taken back) whose player was read loosely (a typo,
     a prefix: the parser's :class:`~forumbot.language.types.NameReading` not exact) is refused, or None
     when the player is named exactly (account name, a declared alias, seat number)."""
     if parsed.verb not in ("penalty", "replace") or not parsed.readings or parsed.readings[0].exact:
         return None
     reading = parsed.readings[0]
-    return (f"{reading.written!r} is not a player's exact name: did you mean {game.name(reading.seat)}? "
-            f"write the exact name (or an alias of the season, or the seat number): a {parsed.verb} cannot be taken back")
+    return OrganiserRefusal("inexact_name", {"written": reading.written, "meant": game.name(reading.seat), "verb": parsed.verb})
 
 
-def no_account(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfig], Any]) -> str | None:
+def inexact(parsed: Any, game: Any) -> str | None:
+    """:func:`inexact_refusal` in English."""
+    refusal = inexact_refusal(parsed, game)
+    return None if refusal is None else str(refusal)
+
+
+def no_account_refusal(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfig], Any]) -> OrganiserRefusal | None:
     """Why ``replace NAME NEW`` is refused because the forum has no account ``new`` (exactly so spelt:
     private messages go to the exact name), or because the forum could not be asked; None when it exists.
     ``make_forum(config)``: the season's forum adapter. The same look-up as ``forumbot check --forum`` (:func:`forumbot.forums.check.account_report`)."""
@@ -60,27 +112,37 @@ def no_account(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfi
         found = forum.find_user(new)
         near = None if found is not None else next((v for v in name_variants(new) if forum.find_user(v)), None)
     except (ForumError, SettingsError) as exc:
-        return (f"could not ask the forum whether the account {new!r} exists ({exc}); try again when it answers, "
-                "or add --no-check to replace without checking")
+        return OrganiserRefusal("forum_not_asked", {"new": new, "error": str(exc)})
     finally:
         if forum is not None:
             forum.close()
     if found == new:
         return None
     if found is not None:
-        return f"the forum spells this account {found}: write it exactly so (private messages go to the exact name)"
-    hint = f"; the account {near} exists: is it the one meant?" if near else "; check the spelling on the forum"
-    return f"no account {new!r} on the forum{hint} (the role message could not be delivered)"
+        return OrganiserRefusal("spelt_otherwise", {"found": found})
+    return OrganiserRefusal("no_account", {"new": new, "near": near or ""})
 
 
-def bad_substitute(parsed: Any, game: Any, config: SeasonConfig) -> str | None:
+def no_account(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfig], Any]) -> str | None:
+    """:func:`no_account_refusal` in English."""
+    refusal = no_account_refusal(config, new, make_forum)
+    return None if refusal is None else str(refusal)
+
+
+def bad_substitute_refusal(parsed: Any, game: Any, config: SeasonConfig) -> OrganiserRefusal | None:
     """Why ``replace NAME NEWACCOUNT`` cannot be applied (the game refuses a substitute who already plays
     or organises: common/organiser_refused), or None when it can."""
     old, new = game.name(parsed.targets[0]), (parsed.text or "").strip()
     if new == old:
-        return f"replace {old} {new} names the same player in and out: write the new account's name second"
+        return OrganiserRefusal("same_player", {"old": old, "new": new})
     if game.seat_of(new) is not None:
-        return f"{new} already plays in season {config.name!r}: the substitute must be a new account"
+        return OrganiserRefusal("already_plays", {"new": new, "season": config.name})
     if new in config.organisers:
-        return f"{new} is an organiser of season {config.name!r}: the substitute must be a new account"
+        return OrganiserRefusal("organises", {"new": new, "season": config.name})
     return None
+
+
+def bad_substitute(parsed: Any, game: Any, config: SeasonConfig) -> str | None:
+    """:func:`bad_substitute_refusal` in English."""
+    refusal = bad_substitute_refusal(parsed, game, config)
+    return None if refusal is None else str(refusal)

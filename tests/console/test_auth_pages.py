@@ -322,3 +322,17 @@ def test_a_console_file_that_cannot_be_read_is_a_message_page(console, tmp_path)
     (tmp_path / ".forumbot-console.json").write_text("{broken", encoding="utf-8")
     res = client.post("/login", data=form)
     assert res.status_code == 500 and "Traceback" not in res.text and "operator" in res.text
+
+
+def test_a_login_form_that_is_not_a_form_gets_the_page_not_a_500(console):
+    make, _, _ = console
+    client, _ = make()
+    token(client)
+    for path in ("/login", "/login/link", "/logout"):
+        broken = client.post(f"{path}?lang=zh-Hans", content=b"\xff" * 10,
+                             headers={"content-type": "multipart/form-data; boundary=b"})
+        assert broken.status_code == 403 and "Traceback" not in broken.text, (path, broken.text)
+        assert 'lang="zh-Hans"' in broken.text
+    latin = client.post("/login", content=b"csrf_token=x&name=\xff\xfe&password=\xff",
+                        headers={"content-type": "application/x-www-form-urlencoded"})
+    assert latin.status_code == 403 and "Traceback" not in latin.text

@@ -29,7 +29,7 @@ def test_the_season_page_shows_roles_who_owes_a_vote_and_the_inbound_log(tmp_pat
     assert "Killer" in text  # Carol's role, for the organiser
     assert "Still owes an action" in text
     assert "vote Bob" in text and "command: vote Bob" in text
-    assert "not understood: unknown_name" in text
+    assert "not understood: no such player · Nobodyhere" in text and "unknown_name" not in text
     assert "I think it is &lt;b&gt;Carol&lt;/b&gt;" in page.text and "<b>Carol</b>" not in page.text  # escaped
     assert "Outbox" in text and "The bot's thread posts" in text
 

@@ -44,7 +44,7 @@ def test_extend_is_confirmed_then_stored_and_moves_the_deadline(tmp_path):
     season.bot.cycle()  # the bot judging the season picks it up from the store
     assert season.bot.deadline() == before + timedelta(hours=2)
     page = html.unescape(c.get(URL).text)
-    assert "organiser command: extend 7200" in page and "Stored: the bot applies it" not in page
+    assert "organiser command: extend 2 h" in page and "Stored: the bot applies it" not in page
     assert "Org" in page
 
 

@@ -38,7 +38,8 @@ def test_status_and_organiser_commands(tmp_path, monkeypatch):
     assert "vote round 1" in out and "to act: B, C, D, E" in out and "done:   A" in out and "sent" in out
     assert "killer" not in out
     for bad, words in ((["dance"], "not an organiser command"), (["extend", "30"], "with its unit"),
-                       (["penalty", "Zed", "lurking"], "no player 'Zed'"), (["投", "A"], "player's command")):
+                       (["penalty", "Zed", "lurking"], "no player 'Zed'"), (["投", "A"], "player's command"),
+                       (["extend", "99999999999h"], "at most 30 days")):
         refused = runner.invoke(app, ["organiser", str(path), *bad])
         assert refused.exit_code == 2 and words in refused.output, refused.output
     done = runner.invoke(app, ["organiser", str(path), "penalty", "E", "lurking"])
