@@ -47,6 +47,10 @@ _ROSTERS: dict[tuple[Any, ...], int] = {}
 _ROSTER_IDS = itertools.count()
 _ANYONE = "anyone"  # the sender of a reading that does not depend on the sender
 
+#: the longest extension one organiser command may give, in seconds (30 days): a longer one is a typo, and
+#: ``extend 99999999999h`` would not fit the deadline's arithmetic (docs/runtime.md, organiser commands)
+MAX_EXTEND_SECONDS = 30 * 24 * 3600
+
 
 class SetupError(ValueError):
     """A game cannot be set up as asked (unknown ruleset, bad parameter, bad roster or draw)."""
@@ -529,6 +533,10 @@ class Game:
             self.reply(old, "common/replaced_you", out, new=new, seat=seat, alive=self.player(seat).alive)
         elif verb == "extend":
             seconds = int(cmd.number or 0)
+            if seconds > MAX_EXTEND_SECONDS:  # a typo (延长 99999999999h): no deadline that far fits a calendar
+                self.reply(sender, "common/organiser_refused", out, verb=verb, reason="extend_too_long", player=None,
+                           days=MAX_EXTEND_SECONDS // 86400)
+                return
             self.extensions[self.phase.id] = self.extensions.get(self.phase.id, 0) + seconds
             out.events.append(DeadlineExtended(sender, verb, self.phase.id, seconds))
             self.post("common/deadline_extended", out, seconds=seconds, phase_id=self.phase.id)

@@ -14,12 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forumbot.config import SeasonConfig
+from forumbot.engine.game import MAX_EXTEND_SECONDS
 from forumbot.forums.errors import ForumError
 from forumbot.forums.settings import SettingsError
-
-#: the longest extension an organiser command may give (a longer one is a typo: ``extend 99999999999h`` would not
-#: fit the deadline's arithmetic)
-MAX_EXTEND_SECONDS = 30 * 24 * 3600
 
 
 @dataclass(frozen=True)

@@ -141,3 +141,20 @@ def test_a_game_ended_without_a_winner_calls_nobody_lost(ruleset, locale, lost):
     assert g.finished and g.winner is None
     table = Renderer(locale, "markdown").render(final.key, final.data)
     assert "| —" in table and f"| {lost} |" not in table
+
+
+@pytest.mark.parametrize("text", ["延长 99999999999小时", "extend 99999999999h", "延長 31天"])
+def test_an_extension_longer_than_thirty_days_is_refused_and_moves_no_deadline(text):
+    """``延长 99999999999h`` by private message made the bot's cycle fail (the deadline's arithmetic overflowed):
+    the game refuses an extension over 30 days, says the most it gives, and records none."""
+    r = game(text)
+    (reply,) = replies_to(r, "Judge")
+    assert reply.key == "common/organiser_refused" and reply.data["reason"] == "extend_too_long"
+    assert not r.game.extensions
+    assert "一次最多延长 30 天" in rendered(reply, "zh-Hans") and "at most 30 days" in rendered(reply, "en")
+    assert "{{" not in Renderer("zh-Hant", "bbcode").render(reply.key, reply.data)
+
+
+def test_an_extension_of_thirty_days_is_given():
+    r = game("延长 30天")
+    assert [x.key for x in replies_to(r, "Judge")] == ["common/organiser_done"] and sum(r.game.extensions.values()) == 30 * 86400
