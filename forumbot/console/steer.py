@@ -53,7 +53,7 @@ def check(bot: Any, text: str, check_account: bool = True) -> str:
     from forumbot.forums.settings import make_forum
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
-    from forumbot.runtime.organiser_checks import bad_substitute, explain, inexact, no_account
+    from forumbot.runtime.organiser_checks import already_penalised, bad_substitute, explain, inexact, no_account
 
     c = bot.config
     if not bot.started:
@@ -66,6 +66,8 @@ def check(bot: Any, text: str, check_account: bool = True) -> str:
     if refusal := inexact(parsed, bot.game):
         raise Refused(refusal)
     if parsed.verb == "replace" and (refusal := bad_substitute(parsed, bot.game, c)):
+        raise Refused(refusal)
+    if refusal := already_penalised(parsed, bot.game):
         raise Refused(refusal)
     if parsed.verb == "replace" and check_account and \
             (refusal := no_account(c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):

@@ -73,6 +73,15 @@ def no_account(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfi
     return f"no account {new!r} on the forum{hint} (the role message could not be delivered)"
 
 
+def already_penalised(parsed: Any, game: Any) -> str | None:
+    """Why a ``penalty`` of a player who already carries one is refused (the game answers it with
+    common/organiser_refused, reason "already_penalised": one penalty a seat), or None."""
+    if parsed.verb != "penalty" or not parsed.targets or parsed.targets[0] not in game.penalties:
+        return None
+    seat = parsed.targets[0]
+    return f"{game.name(seat)} has already been penalised ({game.penalties[seat]}): one penalty a player"
+
+
 def bad_substitute(parsed: Any, game: Any, config: SeasonConfig) -> str | None:
     """Why ``replace NAME NEWACCOUNT`` cannot be applied (the game refuses a substitute who already plays
     or organises: common/organiser_refused), or None when it can."""
