@@ -26,6 +26,19 @@ def test_standings_use_the_final_posts_role_names(locale: str, words: list[str],
         assert not re.search("[a-z]{4}", out.split("Killers:")[1]), out  # no internal ids in the table
 
 
+@pytest.mark.parametrize(("winner", "locale", "word"), [("killer", "zh-Hans", "历任凶手"), ("killer", "zh-Hant", "歷任兇手"),
+                                                       ("killer", "en", "the killers"), ("good", "zh-Hans", "完全好人"),
+                                                       (None, "zh-Hans", "nobody")])
+def test_standings_name_the_winning_camp_in_the_final_posts_words(winner, locale, word, monkeypatch, capsys) -> None:
+    """The newcomer's trial (2026-12-04): a rehearsal the killers won printed "Winner: killer" (a camp id)."""
+    game = replay(load_transcript(TRANSCRIPT)).game
+    final = game.ruleset.final_data
+    monkeypatch.setattr(game.ruleset, "final_data", lambda: {**final(), "winner": winner})
+    print_standings(game, locale)
+    line = capsys.readouterr().out.split("\n")[1]
+    assert line.startswith(f"Winner: {word}") and "win index" in line, line
+
+
 def test_demo_folder_is_removed_unless_kept(capsys: pytest.CaptureFixture[str]) -> None:
     with demo_folder(keep=False) as folder:
         (folder / "season.sqlite").write_text("every private message", encoding="utf-8")

@@ -62,7 +62,9 @@ def print_standings(game: Any, locale: str) -> None:
     data = game.ruleset.final_data()
     words = renderer(locale).env.get_template("sunlight/final.j2").make_module(data)
     labels, outs, alive = words.labels, words.outs, words.alive_word  # type: ignore[attr-defined]
-    typer.echo(f"\nWinner: {labels.get(data['winner'], data['winner'])}  win index {data['correct']:g}/{data['total']:g} = {data['win_index']:.2%}")
+    # the winning camp in the final post's words ("killer" is a camp, not a role: labels has no word for it)
+    won = "nobody (the organiser ended the game)" if data["winner"] is None else words.winners[data["winner"]]  # type: ignore[attr-defined]
+    typer.echo(f"\nWinner: {won}  win index {data['correct']:g}/{data['total']:g} = {data['win_index']:.2%}")
     typer.echo(f"Killers: {' -> '.join(data['killers'])}")
     for p in data["players"]:
         fate = alive if p["alive"] else outs.get(p["out"], p["out"])

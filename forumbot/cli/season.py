@@ -607,6 +607,9 @@ def organiser(
     if parsed.verb == "replace" and (refusal := _bad_substitute(parsed, bot.game, c)):
         typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)
+    if refusal := organiser_checks.already_penalised(parsed, bot.game):
+        typer.echo(f"error: {refusal}", err=True)
+        raise typer.Exit(2)
     if parsed.verb == "replace" and not no_check and (refusal := _no_account(c, (parsed.text or "").strip())):
         typer.echo(f"error: {refusal}", err=True)
         raise typer.Exit(2)

@@ -68,6 +68,7 @@ def check(bot: Any, text: str, check_account: bool = True) -> str:
     from forumbot.language.parse import parse
     from forumbot.language.types import ORGANISER_VERBS, ParseError
     from forumbot.runtime.organiser_checks import (
+        already_penalised_refusal,
         bad_substitute_refusal,
         inexact_refusal,
         no_account_refusal,
@@ -88,6 +89,8 @@ def check(bot: Any, text: str, check_account: bool = True) -> str:
     if refusal := too_long(parsed) or inexact_refusal(parsed, bot.game):
         raise Refused(refusal)
     if parsed.verb == "replace" and (refusal := bad_substitute_refusal(parsed, bot.game, c)):
+        raise Refused(refusal)
+    if refusal := already_penalised_refusal(parsed, bot.game):
         raise Refused(refusal)
     if parsed.verb == "replace" and check_account and (refusal := no_account_refusal(
             c, (parsed.text or "").strip(), lambda cfg: make_forum(cfg.forum, cfg.base_dir))):

@@ -504,7 +504,11 @@ class Game:
             self.reply(sender, "common/organiser_refused", out, verb=verb, reason="inexact_name",
                        player=reading.written, meant=self.name(reading.seat))
             return
-        if verb == "penalty":
+        if verb == "penalty" and cmd.targets[0] in self.penalties:
+            # one penalty a seat: a second would announce "out" again for nothing (the score counts one)
+            self.reply(sender, "common/organiser_refused", out, verb=verb, reason="already_penalised",
+                       player=self.name(cmd.targets[0]), earlier=self.penalties[cmd.targets[0]])
+        elif verb == "penalty":
             seat = cmd.targets[0]
             reason = cmd.text or "lurking"
             self.penalties[seat] = reason

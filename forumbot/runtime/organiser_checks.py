@@ -126,6 +126,21 @@ def no_account(config: SeasonConfig, new: str, make_forum: Callable[[SeasonConfi
     return None if refusal is None else str(refusal)
 
 
+def already_penalised_refusal(parsed: Any, game: Any) -> OrganiserRefusal | None:
+    """Why a ``penalty`` of a player who already carries one is refused (the game answers it with
+    common/organiser_refused, reason "already_penalised": one penalty a seat), or None."""
+    if parsed.verb != "penalty" or not parsed.targets or parsed.targets[0] not in game.penalties:
+        return None
+    seat = parsed.targets[0]
+    return OrganiserRefusal("already_penalised", {"player": game.name(seat), "earlier": game.penalties[seat]})
+
+
+def already_penalised(parsed: Any, game: Any) -> str | None:
+    """:func:`already_penalised_refusal` in English."""
+    refusal = already_penalised_refusal(parsed, game)
+    return None if refusal is None else str(refusal)
+
+
 def bad_substitute_refusal(parsed: Any, game: Any, config: SeasonConfig) -> OrganiserRefusal | None:
     """Why ``replace NAME NEWACCOUNT`` cannot be applied (the game refuses a substitute who already plays
     or organises: common/organiser_refused), or None when it can."""

@@ -158,3 +158,19 @@ def test_an_extension_longer_than_thirty_days_is_refused_and_moves_no_deadline(t
 def test_an_extension_of_thirty_days_is_given():
     r = game("延长 30天")
     assert [x.key for x in replies_to(r, "Judge")] == ["common/organiser_done"] and sum(r.game.extensions.values()) == 30 * 86400
+
+
+@pytest.mark.parametrize("second", ["罚分 张三 潜水", "penalty 张三 flooding", "罚分 1 恶意灌水"])
+def test_a_second_penalty_of_the_same_player_is_refused_not_announced_again(second):
+    """The newcomer's trial (2026-12-04): `penalty 小明 lurk` then `罚分 小明 潜水` posted "小明 潜水，出局" twice."""
+    from sunlight_helpers import posts
+
+    r = game("罚分 张三 潜水", second)
+    assert r.game.penalties == {1: "lurking"}
+    assert [p.key for p in posts(r)].count("common/penalty") == 1
+    assert [x.key for x in replies_to(r, "张三")].count("common/penalised") == 1
+    done, refused = replies_to(r, "Judge")
+    assert done.key == "common/organiser_done"
+    assert refused.key == "common/organiser_refused" and refused.data["reason"] == "already_penalised"
+    assert refused.data["player"] == "张三"
+    assert "已经被罚分" in rendered(refused, "zh-Hans") and "already been penalised" in rendered(refused, "en")

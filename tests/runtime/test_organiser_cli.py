@@ -138,3 +138,23 @@ def test_organiser_status_by_pm_shows_the_deadline_and_who_still_has_to_act(tmp_
     assert "killer" not in status
     told = [body for to, _, body in s.pms() if to == "G" and "penalty" in body]
     assert told and "lurking" in told[0] and "-30" in told[0], s.pms()
+
+
+def test_organiser_refuses_a_second_penalty_of_the_same_player(tmp_path):
+    """The newcomer's trial (2026-12-04): a second penalty was stored and announced "out" in the thread again."""
+    path = tmp_path / "season.toml"
+    path.write_text(SEASON, encoding="utf-8")
+    clock = Clock()
+    bot = Bot(load_config(path), MemoryForum("judge", clock), clock)
+    bot.cycle()
+    clock.advance(62)
+    bot.cycle()
+    bot.organiser_command("penalty A lurking")
+    clock.advance(1)
+    bot.cycle()
+    assert bot.game.penalties == {1: "lurking"}
+    before = _inbound(path)
+    refused = CliRunner().invoke(app, ["organiser", str(path), "penalty", "A", "flooding"])
+    assert refused.exit_code == 2 and "A has already been penalised (lurking)" in refused.output, refused.output
+    assert len(refused.output.strip().splitlines()) == 1, refused.output
+    assert _inbound(path) == before
