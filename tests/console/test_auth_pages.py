@@ -210,8 +210,8 @@ def test_the_login_page_speaks_the_seasons_language_or_the_asked_one(console):
     make, _, _ = console
     client, _ = make()
     assert "Organiser login" in client.get("/login").text
-    assert "主持人登录" in client.get("/login?lang=zh-Hans").text
-    assert "主持人登入" in client.get("/login?lang=zh-Hant").text
+    assert "组织者登录" in client.get("/login?lang=zh-Hans").text
+    assert "組織者登入" in client.get("/login?lang=zh-Hant").text
 
 
 def test_may_steer_only_the_seasons_one_organises(console):

@@ -165,7 +165,7 @@ def test_organiser_logs_in_finds_a_message_and_steers_the_season(tmp_path, forum
         page.goto(console.url + "/")
         assert page.url.startswith(console.url + "/login?next=")
         page.screenshot(path=str(images / "console-login.png"), full_page=True)
-        for lang, title in (("en", "Organiser login"), ("zh-Hant", "主持人登入")):
+        for lang, title in (("en", "Organiser login"), ("zh-Hant", "組織者登入")):
             page.goto(f"{console.url}/login?lang={lang}")
             assert page.locator("section.login h2").inner_text() == title
             page.screenshot(path=str(images / f"console-login-{lang}.png"), full_page=True)
