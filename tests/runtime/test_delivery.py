@@ -139,8 +139,10 @@ def test_a_replaced_players_queued_pms_are_cancelled(tmp_path):
     s.forum.full_mailboxes.clear()  # someone registers or frees the old name later
     s.clock.advance(3600)
     s.bot.cycle()
-    assert s.forum.pms_to("G") == []  # nobody under the old name receives the role
-    assert any("welcome to" in m.body for m in s.forum.pms_to("H"))
+    # nobody under the old name receives the role: G is told only that he was replaced
+    assert [m.body.split(" ")[:3] for m in s.forum.pms_to("G")] == [["The", "organiser", "has"]]
+    assert all("in your seat" in m.body and "killer" not in m.body.lower() for m in s.forum.pms_to("G"))
+    assert any("in place of" in m.body for m in s.forum.pms_to("H"))  # the substitute's PM, his role in it
     assert [r.recipient for r in s.bot.store.outbox(("cancelled",))] == ["G"]
 
 
