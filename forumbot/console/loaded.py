@@ -61,23 +61,9 @@ def inputs_from(store: Store, start: int) -> list[tuple[InputRow, InboundRow | N
 def load(bot: Any, mark: tuple[Any, ...]) -> Loaded:
     """A season freshly opened (``bot`` just built), its steps replayed once (:func:`forumbot.report.log.from_bot`'s
     replay, reading the inputs in one query)."""
-    from forumbot.engine.game import Game
-    from forumbot.engine.types import Deadline, Message
-    from forumbot.runtime.bot import CLI
+    from forumbot.report.log import replayed
 
-    game = Game(bot.config.setup(bot.seed))
-    records: list[Record] = []
-    for row, inbound in inputs_from(bot.store, 0):
-        pid = game.phase.id
-        if row.kind == "start":
-            step = game.start()
-        elif row.kind == "deadline":
-            step = game.apply(Deadline(row.phase_id if row.phase_id is not None else -1))
-        else:
-            assert inbound is not None  # a message input has its inbound row
-            sender = CLI if inbound.source == "cli" else inbound.sender
-            step = game.apply(Message(sender, inbound.text, "thread" if inbound.source == "thread" else "pm"))
-        records.append(Record(pid, step))
+    _, records = replayed(bot, inputs_from(bot.store, 0))
     loaded = Loaded(bot, GameLog(bot.game, records, bot.config.locale, bot.config.name, tz=bot.config.tz,
                                   time_zone_label=bot.config.time_zone_label), mark)
     _times(loaded)

@@ -8,6 +8,7 @@ when the input arrived; a stored season is rebuilt from its inputs exactly as th
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -58,24 +59,32 @@ def from_replay(t: Transcript, result: ReplayResult, title: str = "") -> GameLog
     return GameLog(result.game, records, t.locale, title)
 
 
-def from_bot(bot: Bot) -> GameLog:
-    """The log of a stored season, replayed from the bot's stored inputs (the bot's own game is left
-    as it is). Deadlines are the schedule's (extensions and pauses included)."""
+def replayed(bot: Bot, inputs: Iterable[tuple[Any, Any]]) -> tuple[Game, list[Record]]:
+    """A fresh game of ``bot``'s season (its config and seed) and the step of each stored input of ``inputs``
+    (``(input row, inbound row or None)`` in order, as :meth:`forumbot.runtime.store.Store.inputs` gives them), each
+    with the phase it was applied in."""
     from forumbot.runtime.bot import CLI
 
     game = Game(bot.config.setup(bot.seed))
     records: list[Record] = []
-    for row, inbound in bot.store.inputs():
+    for row, inbound in inputs:
         pid = game.phase.id
         if row.kind == "start":
             step = game.start()
         elif row.kind == "deadline":
             step = game.apply(Deadline(row.phase_id if row.phase_id is not None else -1))
         else:
-            assert inbound is not None
+            assert inbound is not None  # a message input has its inbound row
             sender = CLI if inbound.source == "cli" else inbound.sender
             step = game.apply(Message(sender, inbound.text, "thread" if inbound.source == "thread" else "pm"))
         records.append(Record(pid, step))
+    return game, records
+
+
+def from_bot(bot: Bot) -> GameLog:
+    """The log of a stored season, replayed from the bot's stored inputs (the bot's own game is left
+    as it is). Deadlines are the schedule's (extensions and pauses included)."""
+    game, records = replayed(bot, bot.store.inputs())
     opened = dict(bot.timing.opened_at)
     deadlines = {}
     for pid in opened:
