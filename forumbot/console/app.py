@@ -90,6 +90,18 @@ class Console:
             out.append((overview(entry, bot, now, why), bot))
         return out
 
+    def organisers_season(self, request: Request) -> Response | tuple[str, Any, Any, Any, str]:
+        """For a page of one season that needs a login: ``(organiser, entry, loaded, bot, locale)`` — ``loaded``
+        and ``bot`` None for a season never run —, or the response to give instead (the login page, a message)."""
+        who = self.auth.organiser(request)
+        if who is None:
+            return self.login_redirect(request)
+        entry, loaded, refused = self.season_or_message(request)
+        if refused is not None:
+            return refused
+        bot = loaded.bot if loaded is not None else None
+        return who, entry, loaded, bot, page_locale(request, entry.config.locale)
+
     def season_or_message(self, request: Request, locale: str | None = None) -> tuple[Any, Any, Response | None]:
         """The season of the URL's ``{name}`` and the season as loaded (:meth:`SeasonSource.season`; None: never ran),
         or the message page to answer."""
@@ -124,14 +136,10 @@ class Console:
         from forumbot.console.inbound_log import filtered, log_rows
         from forumbot.console.season_page import details
 
-        who = self.auth.organiser(request)
-        if who is None:
-            return self.login_redirect(request)
-        entry, loaded, refused = self.season_or_message(request)
-        if refused is not None:
-            return refused
-        bot = loaded.bot if loaded is not None else None
-        locale = page_locale(request, entry.config.locale)
+        opened = self.organisers_season(request)
+        if isinstance(opened, Response):
+            return opened
+        who, entry, loaded, bot, locale = opened
         if not self.auth.may_steer(request, entry.key, list(entry.config.organisers)):
             # roles and the inbound log are for this season's organisers: one of another season may play here
             return message(request, locale, "not_yours", 403, entry.config.name, back=link(request, "/"))
@@ -197,14 +205,10 @@ class Console:
         """The steering form ``form`` (posted): its confirmation page, or (``confirmed``) the command stored."""
         from forumbot.console import steer
 
-        who = self.auth.organiser(request)
-        if who is None:
-            return self.login_redirect(request)
-        entry, loaded, refused = self.season_or_message(request)
-        if refused is not None:
-            return refused
-        bot = loaded.bot if loaded is not None else None
-        locale = page_locale(request, entry.config.locale)
+        opened = self.organisers_season(request)
+        if isinstance(opened, Response):
+            return opened
+        who, entry, _, bot, locale = opened
         back = link(request, f"/seasons/{quote(entry.key)}")
         if not self.auth.check_csrf(request, form):
             return message(request, locale, "csrf", 403, back=back)
